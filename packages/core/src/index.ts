@@ -1,0 +1,1 @@
+export { resolvePaths, UserError, type OpenClawPaths } from "./config/paths.js";
