@@ -1,17 +1,19 @@
 import type { Command } from "commander";
-import { resolvePaths, type OpenClawPaths } from "../config/paths.js";
+import { loadConfig, resolvePaths, type LoadedConfig, type OpenClawPaths } from "../config/index.js";
 
 /** What every command needs from the global options. */
 export interface CliContext {
   /** Resolved lazily so that `--profile` (a global option) is honoured whatever its position. */
   paths(): OpenClawPaths;
+  /** Loads and validates the config; throws a UserError listing every problem. */
+  loadConfig(): Promise<LoadedConfig>;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
 
 export function createCliContext(program: Command): CliContext {
   let cached: OpenClawPaths | undefined;
-  return {
+  const ctx: CliContext = {
     paths() {
       if (!cached) {
         const opts = program.opts<{ profile?: string }>();
@@ -19,7 +21,11 @@ export function createCliContext(program: Command): CliContext {
       }
       return cached;
     },
+    loadConfig() {
+      return loadConfig(ctx.paths());
+    },
     stdout: process.stdout,
     stderr: process.stderr,
   };
+  return ctx;
 }

@@ -1,0 +1,53 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The built CLI entry; `pnpm test` builds before running tests. */
+export const CLI_ENTRY = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `openclaw <args>` as a whole process with HOME pointed at `home`, and no inherited
+ * OPENCLAW_* variables (pass them in `env`).
+ */
+export function runCli(
+  args: string[],
+  options: { home: string; env?: Record<string, string | undefined>; input?: string; cwd?: string },
+): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !k.startsWith("OPENCLAW_")) env[k] = v;
+  }
+  env.HOME = options.home;
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+      env,
+      cwd: options.cwd ?? options.home,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+/** A fresh temporary HOME; call the returned cleanup in afterEach. */
+export function makeTempHome(prefix = "openclaw-test-"): { home: string; cleanup(): void } {
+  const home = mkdtempSync(path.join(tmpdir(), prefix));
+  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
