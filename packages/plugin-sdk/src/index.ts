@@ -1,1 +1,56 @@
-export {};
+/**
+ * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against.
+ * Config fragments for the nested `streaming` shape and the channel-common keys, and the
+ * helpers that declare doctor migrations for retired keys.
+ */
+export {
+  chunkModeSchema,
+  blockCoalesceSchema,
+  streamingBlockSchema,
+  previewChunkSchema,
+  previewOptionsSchema,
+  progressOptionsSchema,
+  previewStreamingSchema,
+  deliveryOnlyStreamingSchema,
+  PREVIEW_MODES,
+  type PreviewMode,
+} from "./config/streaming.js";
+export {
+  accountIdSchema,
+  dmPolicySchema,
+  groupPolicySchema,
+  senderListSchema,
+  groupSettingsShape,
+  channelCommonShape,
+  channelConfigSchema,
+} from "./config/channel-common.js";
+export {
+  defineChannelConfig,
+  type ChannelConfigDefinition,
+  type BlockReplyDefault,
+} from "./config/channel-definition.js";
+export {
+  applyLegacyKeyRules,
+  detectLegacyKeys,
+  type LegacyKeyRule,
+  type LegacyFinding,
+  type MigrationOutcome,
+} from "./migrations/types.js";
+export {
+  defineStreamingAliasMigration,
+  STANDARD_FLAT_KEYS,
+  DRAFT_CHUNK_KEY,
+  type StreamingAliasSpec,
+  type FlatKeyMove,
+  type NestedRename,
+} from "./migrations/streaming-aliases.js";
+export { defineKeyMoveRule } from "./migrations/key-move.js";
+export {
+  formatPath,
+  getPath,
+  hasPath,
+  setPath,
+  deletePath,
+  isPlainObject,
+  type ConfigObject,
+} from "./migrations/object-path.js";

@@ -1,0 +1,11 @@
+// Config FILE layer: reading, `$include` + `${VAR}` resolution, atomic writes, and path
+// operations for `openclaw config get|set|unset`. The config folder's index wires these in.
+export { ConfigFileError, formatProblem, type ConfigProblem } from "./errors.js";
+export { readConfigSource, type ConfigSource } from "./read.js";
+export { resolveConfigSource, type ResolveConfigSourceOptions } from "./resolve.js";
+export { MAX_INCLUDE_DEPTH } from "./includes.js";
+export { MAX_INCLUDE_BYTES } from "./include-files.js";
+export { writeConfigFile, type WriteConfigFileOptions, type WriteConfigFileResult } from "./write.js";
+export { parseConfigPath, formatConfigPath, getAtPath, setAtPath, unsetAtPath } from "./config-path.js";
+export { parseCliValue } from "./cli-value.js";
+export { deepMerge } from "./merge.js";

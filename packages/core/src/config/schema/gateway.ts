@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** `gateway`: the long-running process and its control API. */
+export const gatewaySchema = z
+  .strictObject({
+    port: z.int().min(1).max(65535).default(18789).describe("Control API port (default 18789; --port and OPENCLAW_GATEWAY_PORT win)."),
+    bind: z
+      .enum(["loopback", "lan"])
+      .default("loopback")
+      .describe('"loopback" (default) listens on 127.0.0.1 only; "lan" on all interfaces and requires auth.'),
+    auth: z
+      .strictObject({
+        mode: z.enum(["token", "none"]).default("token").describe('"token" (default): clients authenticate with auth.token; "none" only on loopback.'),
+        token: z.string().min(16, "use at least 16 characters").optional().describe("Shared secret for the control API (default: generated and kept in <stateDir>/gateway.token)."),
+      })
+      .prefault({})
+      .describe("How control API clients authenticate."),
+  })
+  .prefault({})
+  .describe("The gateway process.");

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+const toolNameList = z
+  .array(z.string().min(1))
+  .describe('Tool names or groups ("group:fs"); "*" wildcards allowed, case-insensitive.');
+
+const profileSchema = z
+  .enum(["minimal", "coding", "messaging", "full"])
+  .describe('Base tool set: "minimal" (session_status), "coding" (files, exec, web, sessions, memory), "messaging" (messaging and sessions), "full" (everything; same as unset).');
+
+function checkAllowAlsoAllow(value: { allow?: unknown; alsoAllow?: unknown }, ctx: z.RefinementCtx) {
+  if (value.allow !== undefined && value.alsoAllow !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["alsoAllow"],
+      message: "allow and alsoAllow cannot both be set in one scope; use allow to replace the profile's list, or alsoAllow to add to it",
+    });
+  }
+}
+
+/** Per-agent tool policy (`agents.entries.<id>.tools`). */
+export const agentToolsSchema = z
+  .strictObject({
+    profile: profileSchema.optional(),
+    allow: toolNameList.optional().describe("Only these tools (replaces the profile's set)."),
+    alsoAllow: toolNameList.optional().describe("Tools added to the profile's set."),
+    deny: toolNameList.optional().describe("Tools removed; deny always wins."),
+  })
+  .superRefine(checkAllowAlsoAllow)
+  .describe("Tool policy for this agent; applied after the global tools policy.");
+
+/** `tools`: the global tool policy. */
+export const toolsSchema = z
+  .strictObject({
+    profile: profileSchema.optional(),
+    allow: toolNameList.optional().describe("Only these tools (replaces the profile's set)."),
+    alsoAllow: toolNameList.optional().describe("Tools added to the profile's set."),
+    deny: toolNameList.optional().describe("Tools removed; deny always wins."),
+    exec: z
+      .strictObject({
+        timeoutSeconds: z.int().positive().default(1800).describe("Longest a foreground exec may run (default 1800)."),
+        maxOutputChars: z.int().positive().default(200000).describe("Output kept per exec call; the rest is cut with a notice (default 200000)."),
+        applyPatch: z
+          .strictObject({
+            enabled: z.boolean().default(true).describe("Offer the apply_patch tool (default true)."),
+            workspaceOnly: z.boolean().default(true).describe("Patches may only touch files inside the workspace (default true)."),
+            allowModels: z.array(z.string()).optional().describe('Models that get apply_patch ("provider/model", wildcards); default: OpenAI models.'),
+          })
+          .prefault({}),
+      })
+      .prefault({})
+      .describe("Shell execution policy."),
+    agentToAgent: z
+      .strictObject({
+        enabled: z.boolean().default(false).describe("Let agents message and spawn other agents (default false)."),
+        allow: z.array(z.string()).default([]).describe("Agent ids other agents may reach."),
+      })
+      .prefault({})
+      .describe("Agent-to-agent tools (sessions_send / sessions_spawn across agents)."),
+  })
+  .superRefine(checkAllowAlsoAllow)
+  .prefault({})
+  .describe("Which tools agents may use.");

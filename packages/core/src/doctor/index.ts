@@ -1,0 +1,2 @@
+export { runDoctor, formatDoctorReport, DOCTOR_STEPS, type DoctorReport } from "./run.js";
+export type { DoctorStep, DoctorStepResult, DoctorContext } from "./types.js";
