@@ -1,0 +1,131 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import JSON5 from "json5";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempHome, runCli } from "./helpers/cli.js";
+
+let home: string;
+let cleanup: () => void;
+let configPath: string;
+
+beforeEach(() => {
+  ({ home, cleanup } = makeTempHome());
+  configPath = path.join(home, ".openclaw", "openclaw.json");
+});
+afterEach(() => cleanup());
+
+const write = (text: string) => {
+  mkdirSync(path.dirname(configPath), { recursive: true });
+  writeFileSync(configPath, text);
+};
+const read = () => JSON5.parse(readFileSync(configPath, "utf8"));
+
+describe("openclaw config", () => {
+  it("validate: a missing file means safe defaults", async () => {
+    const res = await runCli(["config", "validate"], { home });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("safe defaults");
+  });
+
+  it("validate lists every problem with path, file and fix, and exits non-zero", async () => {
+    write(`{ agents: { defaults: { bootstrapMaxChars: "big", workspce: "/w" } }, gateway: { port: 99999 }, channels: { slack: {} } }`);
+    const res = await runCli(["config", "validate"], { home });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(configPath);
+    expect(res.stderr).toContain("agents.defaults.bootstrapMaxChars: expected number");
+    expect(res.stderr).toContain('agents.defaults.workspce: unknown key. Fix: did you mean "workspace"?');
+    expect(res.stderr).toContain("gateway.port");
+    expect(res.stderr).toContain('channels.slack: no channel named "slack"');
+    const json = await runCli(["config", "validate", "--json"], { home });
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.valid).toBe(false);
+    expect(parsed.problems.map((p: { path: string }) => p.path)).toContain("gateway.port");
+  });
+
+  it("validate reports a JSON5 syntax error with line and column", async () => {
+    write(`{\n  agents: {,\n}`);
+    const res = await runCli(["config", "validate"], { home });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/line 2/i);
+  });
+
+  it("only $schema is tolerated at the root", async () => {
+    write(`{ $schema: "./schema.json" }`);
+    expect((await runCli(["config", "validate"], { home })).code).toBe(0);
+    write(`{ $comment: "x" }`);
+    expect((await runCli(["config", "validate"], { home })).code).toBe(1);
+  });
+
+  it("get shows effective values with defaults; --json emits JSON", async () => {
+    const dflt = await runCli(["config", "get", "agents.defaults.bootstrapMaxChars"], { home });
+    expect(dflt.stdout.trim()).toBe("12000");
+    expect((await runCli(["config", "get", "gateway.port"], { home })).stdout.trim()).toBe("18789");
+    const chunk = await runCli(["config", "get", "agents.defaults.blockStreamingChunk", "--json"], { home });
+    expect(JSON.parse(chunk.stdout)).toEqual({ minChars: 800, maxChars: 1200, breakPreference: "paragraph" });
+    const missing = await runCli(["config", "get", "agents.defaults.model"], { home });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("agents.defaults.model is not set");
+  });
+
+  it("set writes JSON5 values atomically with a .bak, and refuses invalid results", async () => {
+    write(`{ agents: { defaults: { model: "openai/gpt-4o" } } }`);
+    const set = await runCli(["config", "set", "channels.telegram.streaming", '{mode: "block", block: {enabled: true}}'], { home });
+    expect(set.code).toBe(0);
+    expect(read().channels.telegram.streaming).toEqual({ mode: "block", block: { enabled: true } });
+    expect(JSON5.parse(readFileSync(`${configPath}.bak`, "utf8"))).toEqual({ agents: { defaults: { model: "openai/gpt-4o" } } });
+
+    const bare = await runCli(["config", "set", "agents.defaults.model", "anthropic/claude-sonnet-4"], { home });
+    expect(bare.code).toBe(0);
+    expect(read().agents.defaults.model).toBe("anthropic/claude-sonnet-4");
+
+    const bad = await runCli(["config", "set", "channels.telegram.streaming.mode", "sideways"], { home });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("channels.telegram.streaming.mode");
+    expect(bad.stderr).toContain("Not written");
+    expect(read().channels.telegram.streaming.mode).toBe("block");
+
+    const retired = await runCli(["config", "set", "channels.matrix.blockStreaming", "true"], { home });
+    expect(retired.code).toBe(1);
+    expect(retired.stderr).toContain("openclaw doctor --fix");
+  });
+
+  it("set with brackets for keys that contain dots", async () => {
+    const res = await runCli(["config", "set", 'agents.defaults.models["openai/gpt-4o"].alias', "fast"], { home });
+    expect(res.code).toBe(0);
+    expect(read().agents.defaults.models["openai/gpt-4o"].alias).toBe("fast");
+  });
+
+  it("unset removes the key and prunes empty parents", async () => {
+    write(`{ channels: { telegram: { streaming: { mode: "off" } } }, gateway: { port: 19000 } }`);
+    const res = await runCli(["config", "unset", "channels.telegram.streaming.mode"], { home });
+    expect(res.code).toBe(0);
+    expect(read()).toEqual({ gateway: { port: 19000 } });
+    const again = await runCli(["config", "unset", "channels.telegram.streaming.mode"], { home });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("not set");
+  });
+
+  it("schema prints a JSON Schema generated from the zod schema", async () => {
+    const res = await runCli(["config", "schema"], { home });
+    const schema = JSON.parse(res.stdout);
+    expect(schema.additionalProperties).toBe(false);
+    const tg = schema.properties.channels.properties.telegram;
+    expect(tg.properties.streaming.properties.mode.enum).toEqual(["off", "partial", "block", "progress"]);
+    const mx = schema.properties.channels.properties.matrix;
+    expect(mx.properties.streaming.properties.mode.enum).toContain("quiet");
+    const qq = schema.properties.channels.properties.qqbot.properties.streaming;
+    expect(Object.keys(qq.properties).sort()).toEqual(["mode", "nativeTransport"]);
+    const wa = schema.properties.channels.properties.whatsapp.properties.streaming;
+    expect(Object.keys(wa.properties).sort()).toEqual(["block", "chunkMode"]);
+  });
+
+  it("--help works for every command and --version prints the version", async () => {
+    for (const args of [["--help"], ["config", "--help"], ["config", "set", "--help"], ["doctor", "--help"]]) {
+      const res = await runCli(args, { home });
+      expect(res.code, args.join(" ")).toBe(0);
+      expect(res.stdout).toContain("Usage:");
+    }
+    const v = await runCli(["--version"], { home });
+    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
