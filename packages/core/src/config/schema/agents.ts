@@ -1,6 +1,7 @@
 import { blockCoalesceSchema } from "@openclaw/plugin-sdk";
 import { z } from "zod";
 import { agentIdSchema, durationSchema, modelSelectionSchema } from "./common.js";
+import { agentSkillLimitsSchema } from "./skills.js";
 import { agentToolsSchema } from "./tools.js";
 
 const humanDelaySchema = z
@@ -115,6 +116,7 @@ export const agentEntrySchema = z
     workspace: z.string().optional().describe("This agent's workspace (default: agents.defaults.workspace for the default agent, else <stateDir>/workspace-<id>)."),
     model: modelSelectionSchema.optional(),
     skills: z.array(z.string()).optional().describe("Skill allowlist for this agent; replaces agents.defaults.skills."),
+    skillsLimits: agentSkillLimitsSchema.optional(),
     identity: identitySchema.optional(),
     tools: agentToolsSchema.optional(),
     sandbox: sandboxSchema.optional(),
