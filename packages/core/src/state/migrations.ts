@@ -1,0 +1,40 @@
+// Forward-only schema migrations for the shared state database (<stateDir>/state/openclaw.sqlite).
+//
+// How to extend: APPEND one entry with the next version number. Never edit or reorder an entry
+// that has shipped: a database that already ran it will not run it again, so a change would leave
+// old and new installs with different schemas. `PRAGMA user_version` holds the last version applied;
+// each migration runs in the same transaction as the bump of user_version.
+import type Database from "better-sqlite3";
+
+/** One schema step. `up` runs inside a write transaction; throw to abort the whole upgrade. */
+export interface StateMigration {
+  /** 1, 2, 3, ... without gaps; becomes `PRAGMA user_version` once applied. */
+  version: number;
+  /** Short human label, shown in errors. */
+  name: string;
+  /** Applies the change. Must not open or commit its own transaction. */
+  up(db: Database.Database): void;
+}
+
+/** Every migration of the shared state database, oldest first. */
+export const STATE_MIGRATIONS: readonly StateMigration[] = [
+  {
+    version: 1,
+    name: "workspace setup state and attestation",
+    up(db) {
+      db.exec(`
+        CREATE TABLE workspace_setup (
+          workspace_dir       TEXT PRIMARY KEY,
+          bootstrap_seeded_at TEXT,
+          setup_completed_at  TEXT,
+          updated_at          TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE workspace_attestation (
+          workspace_dir    TEXT PRIMARY KEY,
+          attested_at_ms   INTEGER NOT NULL,
+          generated_hashes TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
+];
