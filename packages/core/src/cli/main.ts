@@ -3,6 +3,14 @@ import { CommanderError } from "commander";
 import { UserError } from "../config/paths.js";
 import { buildProgram } from "./program.js";
 
+// `openclaw … | head` closes the pipe early; that is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
+
 async function main(): Promise<void> {
   const { program } = buildProgram();
   program.exitOverride();
