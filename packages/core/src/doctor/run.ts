@@ -1,10 +1,11 @@
 import { configStep } from "./config-step.js";
 import { permissionsStep } from "./permissions-step.js";
+import { sessionsStep } from "./sessions-step.js";
 import { workspaceStep } from "./workspace-step.js";
 import type { DoctorContext, DoctorStep, DoctorStepResult } from "./types.js";
 
 /** Doctor's steps in the order they run. Later concerns (workspace, sessions) add theirs here. */
-export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, workspaceStep];
+export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, workspaceStep, sessionsStep];
 
 export interface DoctorReport {
   fix: boolean;
