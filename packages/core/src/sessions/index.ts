@@ -1,6 +1,6 @@
 // Public surface of the sessions concern: keys, reset policy, the per-agent SQLite store, the
 // legacy JSON/JSONL importer. Other folders import from here only.
-export { DEFAULT_AGENT_ID, isValidAgentId, normalizeAgentId } from "./agent-id.js";
+export { DEFAULT_AGENT_ID, isValidAgentId, normalizeAgentId } from "../agents/index.js";
 export {
   buildSessionKey,
   mainSessionKey,

@@ -1,4 +1,4 @@
-import { normalizeAgentId } from "./agent-id.js";
+import { normalizeAgentId } from "../agents/index.js";
 import { resolveLinkedPeerId, type IdentityLinks } from "./identity-links.js";
 
 /** How DMs map to sessions (`session.dmScope`, default `main`). */

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { isValidAgentId, normalizeAgentId } from "./agent-id.js";
+import { isValidAgentId, normalizeAgentId } from "../agents/index.js";
 import { legacySessionsDir } from "./paths.js";
 import { openAgentStore, type SessionStore } from "./store.js";
 import type { SessionEntry, TranscriptEventInput } from "./types.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { normalizeAgentId } from "./agent-id.js";
+import { normalizeAgentId } from "../agents/index.js";
 
 /** The database file name inside `<stateDir>/agents/<agentId>/agent/`. */
 export const AGENT_DB_FILE = "openclaw-agent.sqlite";

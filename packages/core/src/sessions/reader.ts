@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { UserError } from "../config/index.js";
-import { normalizeAgentId } from "./agent-id.js";
+import { normalizeAgentId } from "../agents/index.js";
 import { agentStorePath } from "./paths.js";
 import { normalizeStoreKey, parseEntry, parseEvent, toSessionRecord, type SessionRow } from "./rows.js";
 import { assertSchemaNotNewer, readSchemaVersion, SCHEMA_VERSION } from "./schema.js";

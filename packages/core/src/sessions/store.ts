@@ -15,7 +15,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { normalizeAgentId } from "./agent-id.js";
+import { normalizeAgentId } from "../agents/index.js";
 import { newTimeOrderedId } from "./ids.js";
 import { resolveSessionConfig, type SessionConfig } from "./config.js";
 import { agentStorePath } from "./paths.js";

@@ -1,3 +1,4 @@
+import { findAgentEntry } from "../agents/index.js";
 // Reads the `skills.*` and `agents.*` keys this folder needs from a loosely typed config, applying
 // the documented defaults itself so it works before and after the config schema applies them.
 /**
@@ -38,29 +39,9 @@ export interface SkillEntryConfig {
   config?: Record<string, unknown>;
 }
 
-/** The id used when no agent is named: the entry marked `default: true`, else the first, else "main". */
-export function resolveDefaultAgentId(config: LooseConfig): string {
-  const entries = agentEntries(config);
-  const ids = Object.keys(entries);
-  const marked = ids.find((id) => entries[id]?.default === true);
-  return (marked ?? ids[0] ?? "main").toLowerCase();
-}
-
-/** `agents.entries` as a plain record ({} when absent or not an object). */
-export function agentEntries(config: LooseConfig): Record<string, Record<string, unknown>> {
-  const entries = config?.agents?.entries;
-  return isRecord(entries) ? (entries as Record<string, Record<string, unknown>>) : {};
-}
-
 /** Looks an agent entry up by id, case-insensitively (agent ids are lowercased). */
-export function agentEntry(
-  config: LooseConfig,
-  agentId: string,
-): Record<string, unknown> | undefined {
-  const entries = agentEntries(config);
-  const id = Object.keys(entries).find((k) => k.toLowerCase() === agentId.toLowerCase());
-  const entry = id === undefined ? undefined : entries[id];
-  return isRecord(entry) ? entry : undefined;
+export function agentEntry(config: LooseConfig, agentId: string): Record<string, unknown> | undefined {
+  return findAgentEntry(config as never, agentId);
 }
 
 /**

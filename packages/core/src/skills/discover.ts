@@ -4,7 +4,6 @@ import {
   resolveAgentSkillAllowlist,
   resolveAllowBundled,
   resolveAllowSymlinkTargets,
-  resolveDefaultAgentId,
   resolveExtraDirs,
   resolveSkillLimits,
   type LooseConfig,
@@ -14,7 +13,8 @@ import { loadSkillCandidate, type SkillCandidate } from "./load.js";
 import { defaultBundledSkillsDir, resolveSkillRoots } from "./roots.js";
 import { scanSkillRoot } from "./scan.js";
 import type { SkillRecord, WhichFn } from "./types.js";
-import { resolveWorkspaceDir } from "./workspace-dir.js";
+import { resolveDefaultAgentId } from "../agents/index.js";
+import { resolveWorkspaceDir } from "../workspace/index.js";
 
 export interface DiscoverSkillsOptions {
   /**
@@ -78,7 +78,7 @@ export async function discoverSkills(options: DiscoverSkillsOptions): Promise<Di
 
   const workspaceDir =
     options.workspaceDir ??
-    resolveWorkspaceDir(config, agentId, { stateDir: options.stateDir, home, env });
+    resolveWorkspaceDir(config as never, agentId, { stateDir: options.stateDir, configPath: "" }, { env: { ...env, HOME: home } });
   const roots = resolveSkillRoots({
     workspaceDir,
     stateDir: options.stateDir,

@@ -13,7 +13,6 @@ export { MAX_SKILL_DEPTH } from "./scan.js";
 export {
   DEFAULT_SKILL_LIMITS,
   resolveAgentSkillAllowlist,
-  resolveDefaultAgentId,
   resolveSkillLimits,
 } from "./config.js";
 export type { AgentSkillAllowlist, SkillEntryConfig, SkillLimits } from "./config.js";

@@ -1,3 +1,5 @@
+import { UserError } from "../config/paths.js";
+
 /** The agent id used when none is configured or the given one normalizes to nothing. */
 export const DEFAULT_AGENT_ID = "main";
 
@@ -24,4 +26,16 @@ export function normalizeAgentId(id: string | null | undefined): string {
     .slice(0, 64)
     .replace(/-+$/, "");
   return cleaned === "" ? DEFAULT_AGENT_ID : cleaned;
+}
+
+/**
+ * Like `normalizeAgentId`, for ids a user typed (`--agent`): anything that does not normalize
+ * to itself apart from case and spaces-to-dashes is refused with a UserError.
+ */
+export function parseAgentId(raw: string): string {
+  const id = raw.trim().toLowerCase().replace(/[^a-z0-9_-]/g, "-");
+  if (!VALID_AGENT_ID.test(id)) {
+    throw new UserError(`"${raw}" is not a valid agent id; use 1-64 letters, digits, "-" or "_", starting with a letter or digit.`, 2);
+  }
+  return id;
 }

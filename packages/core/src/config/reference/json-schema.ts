@@ -1,0 +1,12 @@
+import { z } from "zod";
+import { createConfigRegistry } from "../registry.js";
+
+/**
+ * The JSON Schema of openclaw.json for the built-in channels, in input form (keys with a default
+ * are optional and carry `default`; descriptions come from `.describe()`). Values zod cannot
+ * express in JSON Schema become `{}` (any). Same output as `openclaw config schema`.
+ */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(createConfigRegistry().schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return { title: "OpenClaw configuration (openclaw.json)", ...schema };
+}
