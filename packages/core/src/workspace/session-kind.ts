@@ -1,21 +1,22 @@
-// A small private classifier of session keys, used only to pick bootstrap files.
-// TODO(lead): replace with sessionKind() from sessions/ once it lands.
+// Which bootstrap files a session gets, by the kind of its session key.
+import { parseSessionKey } from "../sessions/index.js";
 import type { BootstrapFileName } from "./bootstrap-files.js";
 
 /** How a session is treated when choosing bootstrap files. */
 export type BootstrapSessionKind = "main" | "subagent" | "group" | "cron";
 
 /**
- * - `...:subagent:...` -> subagent (checked first: sub-agents of group sessions are sub-agents);
- * - `cron:<job>` or `agent:<id>:cron:<job>` -> cron;
- * - `...:group:...` or `...:channel:...` -> group;
- * - anything else (main key, direct messages, unknown shapes) -> main.
+ * - sub-agent keys -> subagent (AGENTS.md and TOOLS.md only);
+ * - cron keys -> cron;
+ * - group, channel and forum-topic keys, and threads inside them -> group (never MEMORY.md);
+ * - anything else (the main key, direct messages) -> main (every file).
  */
 export function classifySessionKey(sessionKey: string): BootstrapSessionKind {
-  const key = sessionKey.trim().toLowerCase();
-  if (key.includes(":subagent:")) return "subagent";
-  if (key.startsWith("cron:") || /^agent:[^:]+:cron:/.test(key)) return "cron";
-  if (key.includes(":group:") || key.includes(":channel:")) return "group";
+  const parsed = parseSessionKey(sessionKey.trim());
+  const kind = parsed.kind === "thread" ? (parsed.baseKind ?? "unknown") : parsed.kind;
+  if (kind === "subagent" || (parsed.subagentPath?.length ?? 0) > 0) return "subagent";
+  if (kind === "cron") return "cron";
+  if (kind === "group" || kind === "channel" || kind === "topic") return "group";
   return "main";
 }
 

@@ -1,0 +1,308 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { findAgentEntry, resolveAgentId } from "../agents/index.js";
+import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
+import { dailyMemoryFiles } from "../memory/index.js";
+import {
+  createProviderFactory,
+  noModelConfiguredMessage,
+  ProviderError,
+  resolveModelSelection,
+  type ModelCandidate,
+  type ModelProvider,
+} from "../providers/index.js";
+import {
+  buildSessionKey,
+  matchResetTrigger,
+  openAgentStore,
+  parseSessionKey,
+  type SessionOrigin,
+  type SessionStore,
+} from "../sessions/index.js";
+import { buildSkillsPromptSection, eligibleSkills } from "../skills/index.js";
+import { isSilentReply } from "../streaming/index.js";
+import { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy, type AgentTool, type ProcessRegistry } from "../tools/index.js";
+import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
+import type { AgentEvent, RunStatus, Usage } from "./events.js";
+import { runAgentLoop, type LoopRecord } from "./loop.js";
+import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
+import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
+
+export interface AgentRuntimeOptions {
+  config: OpenClawConfig;
+  paths: OpenClawPaths;
+  env?: NodeJS.ProcessEnv;
+  /** Builds providers; default: from `models.providers` and the built-in ones. */
+  createProvider?: (candidate: ModelCandidate) => ModelProvider;
+  now?: () => Date;
+  /** The `openclaw` version for the runtime line. */
+  version?: string;
+  /** Extra tools per turn (session tools, the message tool), filtered by the same tool policy. */
+  extraTools?: (ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }) => AgentTool[];
+}
+
+export interface TurnRequest {
+  /** Default: the default agent. */
+  agentId?: string;
+  /** Default: the agent's main session. */
+  sessionKey?: string;
+  message: string;
+  signal?: AbortSignal;
+  onEvent?: (event: AgentEvent) => void;
+  /** Messages that arrive mid-run; drained after each tool batch, before the next model call. */
+  drainSteering?: () => string[];
+  /** Default "full"; sub-agent sessions use "minimal". */
+  promptMode?: PromptMode;
+  origin?: SessionOrigin;
+  /** False for system, heartbeat and cron turns: they do not count as user interaction. */
+  touch?: boolean;
+}
+
+export interface TurnResult {
+  runId: string;
+  status: RunStatus;
+  agentId: string;
+  sessionKey: string;
+  sessionId: string;
+  /** The reply text (empty when aborted). */
+  text: string;
+  /** The model answered NO_REPLY: deliver nothing. */
+  silent: boolean;
+  usage: Usage;
+  modelRef?: string;
+  error?: { kind: string; message: string };
+}
+
+/**
+ * Runs agent turns: resolves the session (and its reset policy), prepares the workspace, builds
+ * the prompt from the bootstrap files, skills and history, runs the loop with the allowed
+ * tools, and records everything in the agent's session store. One runtime per process owns the
+ * stores (one writer each).
+ */
+export class AgentRuntime {
+  readonly config: OpenClawConfig;
+  readonly paths: OpenClawPaths;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly createProvider: (candidate: ModelCandidate) => ModelProvider;
+  private readonly now: () => Date;
+  private readonly version: string;
+  private readonly stores = new Map<string, SessionStore>();
+  private readonly ensured = new Map<string, Promise<{ bootstrapPending: boolean }>>();
+  private readonly skillSnapshots = new Map<string, string>();
+  private readonly processes = new Map<string, ProcessRegistry>();
+
+  constructor(private readonly options: AgentRuntimeOptions) {
+    this.config = options.config;
+    this.paths = options.paths;
+    this.env = options.env ?? process.env;
+    this.createProvider = options.createProvider ?? createProviderFactory(options.config, { env: this.env, configPath: options.paths.configPath });
+    this.now = options.now ?? (() => new Date());
+    this.version = options.version ?? "0.0.0";
+  }
+
+  /** The agent's session store, opened on first use (this process becomes its single writer). */
+  store(agentId: string): SessionStore {
+    let store = this.stores.get(agentId);
+    if (!store) {
+      store = openAgentStore({ stateDir: this.paths.stateDir, agentId, sessionConfig: undefined });
+      this.stores.set(agentId, store);
+    }
+    return store;
+  }
+
+  resolveAgent(agentId?: string): string {
+    return resolveAgentId(this.config, agentId, this.paths.configPath);
+  }
+
+  mainSessionKey(agentId: string): string {
+    return buildSessionKey({ kind: "main", agentId, mainKey: this.config.session.mainKey });
+  }
+
+  async runTurn(request: TurnRequest): Promise<TurnResult> {
+    const started = Date.now();
+    const runId = randomUUID();
+    const agentId = this.resolveAgent(request.agentId);
+    const sessionKey = (request.sessionKey ?? this.mainSessionKey(agentId)).toLowerCase();
+    const emit = (event: AgentEvent) => request.onEvent?.(event);
+    const store = this.store(agentId);
+    const nowMs = this.now().getTime();
+    const usage: Usage = { inputTokens: 0, outputTokens: 0 };
+
+    let message = request.message;
+    const trigger = matchResetTrigger(message, this.config.session.resetTriggers);
+    let session = trigger
+      ? store.resetSession(sessionKey, trigger.trigger, { now: nowMs, ...(request.origin ? { origin: request.origin } : {}) })
+      : store.getOrCreateSession(sessionKey, { now: nowMs, touch: request.touch ?? true, ...(request.origin ? { origin: request.origin } : {}) });
+    if (trigger) message = trigger.remainder;
+    const base = { runId, agentId, sessionKey, sessionId: session.sessionId };
+    emit({ type: "run_start", ...base, newSession: session.isNew });
+    const finish = (status: RunStatus, text: string, extra: Partial<TurnResult> = {}): TurnResult => {
+      emit({ type: "run_end", runId, status, usage, durationMs: Date.now() - started });
+      return { ...base, status, text, silent: false, usage, ...extra };
+    };
+
+    if (trigger && message.trim() === "") {
+      const text = "Started a new session.";
+      emit({ type: "final", text, silent: false });
+      return finish("ok", text);
+    }
+
+    const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
+    record([userMessageEvent(message, nowMs)]);
+
+    const candidates = resolveModelSelection(this.config, agentId);
+    if (candidates.length === 0) {
+      const text = noModelConfiguredMessage(this.paths.configPath);
+      record([{ type: "custom", customType: "notice", data: { text } }]);
+      emit({ type: "error", kind: "no_model", message: text });
+      emit({ type: "final", text, silent: false });
+      return finish("error", text, { error: { kind: "no_model", message: text } });
+    }
+
+    const settings = resolveWorkspaceSettings(this.config, agentId, this.paths, { env: this.env });
+    const controller = new AbortController();
+    const timeoutMs = (findAgentEntry<{ timeoutSeconds?: number }>(this.config, agentId)?.timeoutSeconds ?? this.config.agents.defaults.timeoutSeconds) * 1000;
+    const timer = setTimeout(() => controller.abort(new DOMException("run timed out", "TimeoutError")), timeoutMs);
+    timer.unref?.();
+    const onAbort = () => controller.abort(request.signal?.reason);
+    request.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request.signal?.aborted) onAbort();
+
+    try {
+      const { bootstrapPending } = await this.ensureWorkspaceOnce(settings.workspaceDir, settings.skipBootstrap);
+      const mode = request.promptMode ?? (parseSessionKey(sessionKey).kind === "subagent" ? "minimal" : "full");
+      const context = await assembleProjectContext(settings.workspaceDir, {
+        sessionKey,
+        maxChars: settings.bootstrapMaxChars,
+        totalMaxChars: settings.bootstrapTotalMaxChars,
+      });
+      const keyKind = parseSessionKey(sessionKey);
+      const isMain = keyKind.kind === "main" || keyKind.kind === "direct";
+      const tools = this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
+      const system = buildSystemPrompt({
+        mode,
+        ...(findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)?.identity?.name
+          ? { agentName: findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)!.identity!.name! }
+          : {}),
+        tools,
+        skillsSection: await this.skillsSection(agentId, settings.workspaceDir, session.sessionId),
+        workspaceDir: settings.workspaceDir,
+        projectContext: context.text,
+        ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
+        ...(mode === "full" && isMain ? { dailyMemory: await dailyMemoryFiles(settings.workspaceDir, this.now()) } : {}),
+        now: this.now(),
+        timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        runtime: { agentId, sessionKey, model: candidates[0]!.ref, host: hostname(), version: this.version, ...(keyKind.channel ? { channel: keyKind.channel } : {}) },
+        allowSilentReply: !isMain,
+      });
+      const history = historyFromEvents(store.readEvents(session.sessionId));
+      const result = await runAgentLoop({
+        candidates,
+        createProvider: this.createProvider,
+        system,
+        messages: history,
+        tools,
+        toolContext: { workspaceDir: settings.workspaceDir, agentId, sessionKey, config: this.config, stateDir: this.paths.stateDir },
+        signal: controller.signal,
+        ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
+        record: (entry) => record([this.toTranscript(entry)]),
+        emit,
+      });
+      usage.inputTokens = result.usage.inputTokens;
+      usage.outputTokens = result.usage.outputTokens;
+      const entry = store.getEntry(sessionKey);
+      store.updateEntry(sessionKey, {
+        inputTokens: (entry?.inputTokens ?? 0) + usage.inputTokens,
+        outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
+        totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
+        ...(result.modelRef ? { model: result.modelRef } : {}),
+      });
+      const silent = isSilentReply(result.finalText);
+      emit({ type: "final", text: silent ? "" : result.finalText, silent });
+      return finish("ok", silent ? "" : result.finalText, { silent, ...(result.modelRef ? { modelRef: result.modelRef } : {}) });
+    } catch (err) {
+      const kind = err instanceof ProviderError ? err.kind : "unknown";
+      if (kind === "abort" || (controller.signal.aborted && !(err instanceof ProviderError && err.kind === "timeout"))) {
+        const timedOut = (controller.signal.reason as { name?: string } | undefined)?.name === "TimeoutError";
+        if (timedOut) {
+          const text = `The run stopped: it took longer than ${timeoutMs / 1000} s (agents.defaults.timeoutSeconds).`;
+          emit({ type: "error", kind: "timeout", message: text });
+          return finish("timeout", "", { error: { kind: "timeout", message: text } });
+        }
+        return finish("aborted", "");
+      }
+      if (!(err instanceof ProviderError) && !(err instanceof Error && err.name === "UserError") && !(err instanceof Error && "exitCode" in err)) throw err;
+      const text = `The run failed: ${(err as Error).message}`;
+      record([{ type: "custom", customType: "error", data: { kind, message: (err as Error).message } }]);
+      emit({ type: "error", kind, message: (err as Error).message });
+      emit({ type: "final", text, silent: false });
+      return finish("error", text, { error: { kind, message: (err as Error).message } });
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  private toTranscript(entry: LoopRecord) {
+    const now = this.now().getTime();
+    switch (entry.kind) {
+      case "assistant":
+        return assistantMessageEvent(entry.text, entry.toolCalls, {
+          provider: entry.provider,
+          model: entry.model,
+          stopReason: entry.stopReason,
+          now,
+          ...(entry.usage ? { usage: { input: entry.usage.inputTokens, output: entry.usage.outputTokens } } : {}),
+        });
+      case "tool_result":
+        return toolResultEvent(entry.call, { content: entry.content, isError: entry.isError }, now);
+      case "user":
+        return userMessageEvent(entry.text, now);
+    }
+  }
+
+  private toolsFor(agentId: string, sessionKey: string, modelRef: string): AgentTool[] {
+    let processes = this.processes.get(sessionKey);
+    if (!processes) {
+      processes = createProcessRegistry();
+      this.processes.set(sessionKey, processes);
+    }
+    const tools = [
+      ...createBuiltinTools({ config: this.config, modelRef, processes }),
+      ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
+    ];
+    return filterTools(tools, resolveToolPolicy(this.config, agentId));
+  }
+
+  private ensureWorkspaceOnce(workspaceDir: string, skipBootstrap: boolean): Promise<{ bootstrapPending: boolean }> {
+    let pending = this.ensured.get(workspaceDir);
+    if (!pending) {
+      pending = ensureWorkspace({ workspaceDir, stateDir: this.paths.stateDir, skipBootstrap }).then((r) => ({
+        bootstrapPending: r.bootstrapStatus === "pending",
+      }));
+      pending.catch(() => this.ensured.delete(workspaceDir));
+      this.ensured.set(workspaceDir, pending);
+    }
+    return pending;
+  }
+
+  /** The skills list is snapshotted per session, so the prompt stays stable within a session. */
+  private async skillsSection(agentId: string, workspaceDir: string, sessionId: string): Promise<string> {
+    const cached = this.skillSnapshots.get(sessionId);
+    if (cached !== undefined) return cached;
+    const home = this.env.HOME ?? "";
+    const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
+    const limits = this.config.skills.limits;
+    const section = buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
+    if (this.skillSnapshots.size > 512) this.skillSnapshots.clear();
+    this.skillSnapshots.set(sessionId, section);
+    return section;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.processes.values()].map((p) => p.dispose()));
+    this.processes.clear();
+    for (const store of this.stores.values()) store.close();
+    this.stores.clear();
+  }
+}
