@@ -25,6 +25,7 @@ import { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPoli
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type LoopRecord } from "./loop.js";
+import { createSessionTools } from "./session-tools.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
 
@@ -269,6 +270,7 @@ export class AgentRuntime {
     }
     const tools = [
       ...createBuiltinTools({ config: this.config, modelRef, processes }),
+      ...createSessionTools({ runtime: this, agentId, sessionKey }),
       ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
     ];
     return filterTools(tools, resolveToolPolicy(this.config, agentId));

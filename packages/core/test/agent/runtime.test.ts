@@ -176,3 +176,42 @@ describe("AgentRuntime", () => {
     expect(toolMsg.content).not.toContain("top secret");
   });
 });
+
+describe("session tools", () => {
+  it("sessions_spawn runs a sub-agent with the minimal prompt and only AGENTS.md and TOOLS.md", async () => {
+    fake.enqueue(
+      [{ toolCall: { name: "sessions_spawn", arguments: { task: "count to three" } } }],
+      [{ text: "one two three" }],
+      [{ text: "The sub-agent said: one two three" }],
+    );
+    const rt = makeRuntime();
+    writeFileSync(path.join(stateDir, "ws-memory.txt"), "");
+    const result = await rt.runTurn({ message: "delegate counting" });
+    expect(result.text).toBe("The sub-agent said: one two three");
+    const subSystem = fake.requests[1]!.body.messages[0].content as string;
+    expect(subSystem).toContain("AGENTS.md");
+    expect(subSystem).toContain("TOOLS.md");
+    expect(subSystem).not.toContain("SOUL.md");
+    expect(subSystem).not.toContain("## Recent memory");
+    const reader = openAgentStoreReadOnly({ stateDir, agentId: "main" })!;
+    expect(reader.listSessions().some((s) => s.key.includes(":subagent:"))).toBe(true);
+    reader.close();
+  });
+
+  it("agent-to-agent tools are refused unless tools.agentToAgent allows the target", async () => {
+    fake.enqueue([{ toolCall: { name: "sessions_send", arguments: { agentId: "ops", message: "hi" } } }], [{ text: "ok" }]);
+    const rt = makeRuntime({ agents: { defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") }, entries: { main: { default: true }, ops: {} } } });
+    await rt.runTurn({ message: "ask ops" });
+    const toolMsg = fake.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
+    expect(toolMsg.content).toContain("tools.agentToAgent");
+    await rt.close();
+
+    fake.enqueue([{ toolCall: { name: "sessions_send", arguments: { agentId: "ops", message: "status?" } } }], [{ text: "ops is fine" }], [{ text: "ops says fine" }]);
+    const rt2 = makeRuntime({
+      agents: { defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") }, entries: { main: { default: true }, ops: {} } },
+      tools: { agentToAgent: { enabled: true, allow: ["ops"] } },
+    });
+    const res = await rt2.runTurn({ message: "ask ops again", sessionKey: "agent:main:direct:u2" });
+    expect(res.text).toBe("ops says fine");
+  });
+});
