@@ -18,10 +18,13 @@ export const modelsSchema = z
         z.strictObject({
           api: z
             .enum(["openai-completions", "anthropic-messages"])
-            .default("openai-completions")
-            .describe('Wire protocol: "openai-completions" (default; OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp…) or "anthropic-messages".'),
+            .optional()
+            .describe('Wire protocol: "openai-completions" (OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp…) or "anthropic-messages". Default: the built-in provider\'s own protocol, else "openai-completions".'),
           baseUrl: z.url().optional().describe("API base URL (default: the provider's public endpoint)."),
-          apiKey: z.string().optional().describe("API key; prefer ${ENV_VAR} substitution. Default: OPENAI_API_KEY / ANTHROPIC_API_KEY."),
+          apiKey: z
+            .string()
+            .optional()
+            .describe("API key; prefer ${ENV_VAR} substitution. Default: the built-in provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY); a provider with its own baseUrl never gets a key from the environment, so your OpenAI key is not sent to third-party hosts."),
           headers: z.record(z.string(), z.string()).optional().describe("Extra HTTP headers on every request."),
           timeoutSeconds: z.int().positive().optional().describe("Request timeout."),
           models: z.array(providerModelSchema).default([]).describe("Models this provider serves."),

@@ -1,0 +1,148 @@
+import OpenAI from "openai";
+import { CallGuard, parseToolArguments } from "./call-guard.js";
+import { missingApiKeyError } from "./errors.js";
+import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
+import { ProviderError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSchema } from "./types.js";
+
+type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
+type StreamingParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+
+function toOpenAIMessages(system: string, messages: ChatMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  if (system) out.push({ role: "system", content: system });
+  for (const m of messages) {
+    if (m.role === "user") out.push({ role: "user", content: m.content });
+    else if (m.role === "tool") out.push({ role: "tool", tool_call_id: m.toolCallId, content: m.content });
+    else if (m.toolCalls?.length) {
+      out.push({
+        role: "assistant",
+        content: m.content || null,
+        tool_calls: m.toolCalls.map((c) => ({
+          id: c.id,
+          type: "function" as const,
+          function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}) },
+        })),
+      });
+    } else out.push({ role: "assistant", content: m.content });
+  }
+  return out;
+}
+
+function toOpenAITools(tools: ToolSchema[]): ToolParam[] {
+  return tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+}
+
+function stopReasonOf(finish: string, hadToolCalls: boolean): "stop" | "tool_use" | "length" {
+  if (finish === "length") return "length";
+  if (finish === "tool_calls" || finish === "function_call" || hadToolCalls) return "tool_use";
+  return "stop";
+}
+
+/**
+ * A provider for any OpenAI-compatible Chat Completions endpoint (OpenAI, OpenRouter, Ollama,
+ * LM Studio, vLLM, llama.cpp…) on the `openai` library. Streams with `stream_options.include_usage`;
+ * assembles tool calls from their deltas; the library's own retries are off (fallback and retry
+ * policy live in core). `maxTokens` goes out as `max_completion_tokens` to api.openai.com and as
+ * `max_tokens` elsewhere.
+ */
+export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, options: ProviderBuildOptions = {}): ModelProvider {
+  let client: OpenAI | undefined;
+  const isOpenAIHost = /(^|\.)api\.openai\.com$/i.test(safeHost(cfg.baseUrl));
+  const getClient = (apiKey: string) =>
+    (client ??= new OpenAI({
+      apiKey,
+      baseURL: cfg.baseUrl,
+      defaultHeaders: cfg.headers,
+      timeout: cfg.timeoutMs,
+      maxRetries: 0,
+      // Organization/project variables belong to api.openai.com only.
+      ...(isOpenAIHost ? {} : { organization: null, project: null }),
+    }));
+
+  async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamEvent> {
+    const ctx = { provider: cfg.id, model: req.model, baseUrl: cfg.baseUrl, signal: req.signal, ...(cfg.apiKeyEnv ? { apiKeyEnv: cfg.apiKeyEnv } : {}) };
+    if (!cfg.apiKey && cfg.requiresApiKey) {
+      throw missingApiKeyError({ ...ctx, ...(options.configPath ? { configPath: options.configPath } : {}) });
+    }
+    const guard = new CallGuard(ctx, cfg.timeoutMs);
+    try {
+      guard.throwIfStopped();
+      const maxTokens = req.maxTokens ?? cfg.models.find((m) => m.id === req.model)?.maxTokens;
+      const body = {
+        ...req.params,
+        model: req.model,
+        messages: toOpenAIMessages(req.system, req.messages),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(req.tools.length ? { tools: toOpenAITools(req.tools) } : {}),
+        ...(maxTokens !== undefined ? { [isOpenAIHost ? "max_completion_tokens" : "max_tokens"]: maxTokens } : {}),
+      } as StreamingParams;
+      const chunks = await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY).chat.completions.create(body, { signal: guard.signal });
+
+      const calls = new Map<number, { id: string; name: string; args: string }>();
+      let textOpen = false;
+      let finish: string | undefined;
+      let usage: { inputTokens: number; outputTokens: number } | undefined;
+      for await (const chunk of chunks) {
+        guard.touch();
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        if (typeof delta.content === "string" && delta.content !== "") {
+          textOpen = true;
+          yield { type: "text_delta", text: delta.content };
+        }
+        for (const piece of delta.tool_calls ?? []) {
+          if (textOpen) {
+            textOpen = false;
+            yield { type: "text_end" };
+          }
+          const index = piece.index ?? calls.size;
+          const acc = calls.get(index) ?? { id: "", name: "", args: "" };
+          calls.set(index, acc);
+          if (piece.id) acc.id = piece.id;
+          if (piece.function?.name && !acc.name) acc.name = piece.function.name;
+          if (piece.function?.arguments) acc.args += piece.function.arguments;
+        }
+        if (choice.finish_reason && finish === undefined) {
+          finish = choice.finish_reason;
+          if (textOpen) {
+            textOpen = false;
+            yield { type: "text_end" };
+          }
+          for (const [index, acc] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
+            const call: ToolCall = { id: acc.id || `call_${index}_${Date.now().toString(36)}`, name: acc.name, arguments: parseToolArguments(acc.args) };
+            yield { type: "tool_call", call };
+          }
+        }
+      }
+      guard.throwIfStopped();
+      if (finish === undefined) {
+        throw new ProviderError({
+          kind: "unknown",
+          message: `${cfg.id}/${req.model}: the stream from ${cfg.baseUrl} ended before the model finished`,
+          provider: cfg.id,
+          model: req.model,
+        });
+      }
+      if (usage) yield { type: "usage", ...usage };
+      yield { type: "done", stopReason: stopReasonOf(finish, calls.size > 0) };
+    } catch (err) {
+      throw guard.fail(err);
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  return { id: cfg.id, api: "openai-completions", stream };
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}

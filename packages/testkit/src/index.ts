@@ -1,0 +1,19 @@
+// @openclaw/testkit: fakes of the outside world that speak real wire protocols on 127.0.0.1.
+
+/**
+ * Fake LLM provider servers. Real client libraries (`openai`, `@anthropic-ai/sdk`) talk to them
+ * over HTTP and SSE; each plays scripted turns (text deltas, tool calls, delays, HTTP errors,
+ * hang-ups) and records every request so tests can assert what the model saw.
+ */
+export { startFakeOpenAI } from "./llm/fake-openai.js";
+export { startFakeAnthropic } from "./llm/fake-anthropic.js";
+export { echoResponder, lastUserText } from "./llm/script.js";
+export type {
+  FakeErrorSpec,
+  FakeModelServer,
+  FakeModelServerOptions,
+  FakeResponder,
+  FakeStep,
+  FakeTurn,
+  RecordedRequest,
+} from "./llm/types.js";
