@@ -50,6 +50,35 @@ export const toolsSchema = z
       })
       .prefault({})
       .describe("Shell execution policy."),
+    web: z
+      .strictObject({
+        fetch: z
+          .strictObject({
+            allowPrivateNetwork: z
+              .boolean()
+              .default(false)
+              .describe("Let web_fetch reach loopback, private, link-local and unique-local addresses, checked after DNS resolution and on every redirect (default false)."),
+            maxBytes: z
+              .int()
+              .positive()
+              .default(2_097_152)
+              .describe("Largest response body web_fetch reads; the rest is cut with a notice (default 2097152, 2 MiB)."),
+            maxChars: z
+              .int()
+              .positive()
+              .default(50_000)
+              .describe("Text returned by web_fetch when the call gives no maxChars, and the ceiling for one that does (default 50000)."),
+            timeoutSeconds: z
+              .number()
+              .positive()
+              .default(30)
+              .describe("Time allowed for one web_fetch, redirects included (default 30)."),
+          })
+          .prefault({})
+          .describe("The web_fetch tool."),
+      })
+      .prefault({})
+      .describe("Web tools."),
     agentToAgent: z
       .strictObject({
         enabled: z.boolean().default(false).describe("Let agents message and spawn other agents (default false)."),

@@ -1,0 +1,44 @@
+import type { OpenClawConfig } from "../config/index.js";
+import { isApplyPatchAllowed } from "./apply-patch/gate.js";
+import { createApplyPatchTool } from "./apply-patch/tool.js";
+import { createExecTool } from "./exec/exec-tool.js";
+import { createProcessTool } from "./exec/process-tool.js";
+import { createProcessRegistry, type ProcessRegistry } from "./exec/registry.js";
+import { createEditTool } from "./fs/edit.js";
+import { createReadTool } from "./fs/read.js";
+import { createWriteTool } from "./fs/write.js";
+import { createMemoryGetTool, createMemorySearchTool } from "./memory-tools.js";
+import type { AgentTool } from "./types.js";
+import type { HostResolver } from "./web/http-get.js";
+import { createWebFetchTool } from "./web/web-fetch-tool.js";
+
+export interface BuiltinToolsOptions {
+  /** Decides whether apply_patch is offered (`tools.exec.applyPatch`). */
+  config?: OpenClawConfig;
+  /** `"provider/model"` of the run's model; apply_patch is offered only to allowed models. */
+  modelRef?: string;
+  /** Background exec jobs; a new registry when omitted. Pass one per agent run and dispose it at the end. */
+  processes?: ProcessRegistry;
+  /** DNS resolver for web_fetch (default `dns.lookup`). */
+  resolveHost?: HostResolver;
+}
+
+/**
+ * The built-in tools, in prompt order: read, write, edit, apply_patch (only when
+ * {@link isApplyPatchAllowed} for `modelRef`), exec, process, web_fetch, memory_search,
+ * memory_get. Session, agent and messaging tools are added by their owners. Apply the tool
+ * policy afterwards with `filterTools(tools, resolveToolPolicy(config, agentId))`.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions = {}): AgentTool[] {
+  const processes = options.processes ?? createProcessRegistry();
+  const tools: AgentTool[] = [createReadTool(), createWriteTool(), createEditTool()];
+  if (isApplyPatchAllowed(options.config, options.modelRef)) tools.push(createApplyPatchTool());
+  tools.push(
+    createExecTool(processes),
+    createProcessTool(processes),
+    createWebFetchTool(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    createMemorySearchTool(),
+    createMemoryGetTool(),
+  );
+  return tools;
+}

@@ -1,0 +1,102 @@
+import { createReadStream, promises as fs } from "node:fs";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { defineTool, ToolError } from "../define.js";
+import type { AgentTool } from "../types.js";
+import { resolveInWorkspace } from "../workspace-path.js";
+import { formatBytes, looksBinary, sniffFile } from "./text-file.js";
+
+/** Lines returned when the call gives no limit. */
+export const READ_DEFAULT_LIMIT = 2000;
+/** Most characters one read returns; the rest is left for a follow-up call with an offset. */
+export const READ_MAX_CHARS = 100_000;
+
+const schema = z.strictObject({
+  path: z.string().min(1).describe("File path relative to the workspace."),
+  offset: z.int().min(1).optional().describe("First line to return, 1-based (default 1)."),
+  limit: z.int().min(1).optional().describe(`Number of lines to return (default ${READ_DEFAULT_LIMIT}).`),
+});
+
+interface Window {
+  lines: string[];
+  first: number;
+  last: number;
+  chars: number;
+  moreFollow: boolean;
+  lineCut: boolean;
+  totalLines: number;
+}
+
+async function readWindow(file: string, offset: number, limit: number, maxChars: number): Promise<Window> {
+  const stream = createReadStream(file, { encoding: "utf8" });
+  const rl = createInterface({ input: stream, crlfDelay: Infinity });
+  const out: Window = { lines: [], first: offset, last: offset - 1, chars: 0, moreFollow: false, lineCut: false, totalLines: 0 };
+  try {
+    for await (const line of rl) {
+      out.totalLines++;
+      const n = out.totalLines;
+      if (n < offset) continue;
+      if (out.lines.length >= limit || out.chars >= maxChars) {
+        out.moreFollow = true;
+        break;
+      }
+      let text = line;
+      const room = maxChars - out.chars;
+      if (text.length > room) {
+        if (out.lines.length > 0) {
+          out.moreFollow = true;
+          break;
+        }
+        text = text.slice(0, room);
+        out.lineCut = true;
+      }
+      out.lines.push(text);
+      out.chars += text.length + 1;
+      out.last = n;
+    }
+  } finally {
+    rl.close();
+    stream.destroy();
+  }
+  return out;
+}
+
+/** The `read` tool: a text file from the workspace, optionally a window of lines. */
+export function createReadTool(): AgentTool {
+  return defineTool({
+    name: "read",
+    groups: ["group:fs"],
+    description:
+      `Read a text file from the workspace. Returns up to ${READ_DEFAULT_LIMIT} lines or ${READ_MAX_CHARS} characters; ` +
+      "when more follow, a notice says which offset to pass next. Binary files are refused.",
+    schema,
+    async run(args, ctx) {
+      const target = resolveInWorkspace(ctx.workspaceDir, args.path, { mustExist: true });
+      if (target.isDirectory) {
+        throw new ToolError(`"${args.path}" is a directory, not a file. List it with exec (e.g. "ls ${target.relative}").`);
+      }
+      const { size } = await fs.stat(target.path);
+      if (looksBinary(await sniffFile(target.path))) {
+        throw new ToolError(`"${args.path}" looks like a binary file (${formatBytes(size)}); read only handles text. Inspect it with exec (e.g. "file ${target.relative}").`, {
+          path: target.relative,
+          size,
+        });
+      }
+      const offset = args.offset ?? 1;
+      const limit = args.limit ?? READ_DEFAULT_LIMIT;
+      const win = await readWindow(target.path, offset, limit, READ_MAX_CHARS);
+      const details = { path: target.relative, size, firstLine: win.first, lastLine: win.last, truncated: win.moreFollow || win.lineCut };
+      if (win.totalLines === 0) return { content: "", details: { ...details, empty: true } };
+      if (win.lines.length === 0) {
+        throw new ToolError(`offset ${offset} is past the end of "${args.path}" (${win.totalLines} lines).`, details);
+      }
+      let content = win.lines.join("\n");
+      if (win.lineCut) {
+        content += `\n\n[Line ${win.first} is longer than ${READ_MAX_CHARS} characters and was cut; use exec (e.g. "cut -c ${READ_MAX_CHARS + 1}- ${target.relative}") for the rest.${win.moreFollow ? ` Call read with offset=${win.last + 1} for the next lines.` : ""}]`;
+      } else if (win.moreFollow) {
+        content += `\n\n[Showing lines ${win.first}-${win.last} of "${target.relative}" (${formatBytes(size)}); more lines follow. Call read with offset=${win.last + 1} to continue.]`;
+      }
+      return { content, details };
+    },
+  });
+}

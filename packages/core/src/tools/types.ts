@@ -1,0 +1,38 @@
+import type { OpenClawConfig } from "../config/index.js";
+
+/** What every tool call receives from the agent loop. */
+export interface ToolContext {
+  /** The agent's workspace: absolute and realpath'd. File tools never leave it. */
+  workspaceDir: string;
+  agentId: string;
+  sessionKey: string;
+  /** Fires when the run is aborted; long tools (exec, web_fetch) stop and background jobs die. */
+  signal: AbortSignal;
+  config: OpenClawConfig;
+  /** `<stateDir>` (e.g. `~/.openclaw`); per-agent files live under `<stateDir>/agents/<agentId>/`. */
+  stateDir: string;
+  /** `"provider/model"` of the model calling the tool; gates apply_patch. */
+  modelRef?: string;
+}
+
+/** What a tool call returns to the model. */
+export interface ToolResult {
+  /** Text shown to the model. */
+  content: string;
+  /** True when the call failed (bad arguments, refused path, non-zero exit, ...). */
+  isError?: boolean;
+  /** Structured facts for logs, UIs and tests; never sent to the model. */
+  details?: Record<string, unknown>;
+}
+
+/** A tool the model may call. */
+export interface AgentTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object (built from zod with `z.toJSONSchema`). */
+  parameters: Record<string, unknown>;
+  /** Policy groups the tool belongs to, e.g. `["group:fs"]`. */
+  groups: string[];
+  /** Validates `args` and runs; never throws (bad arguments and failures come back as `isError`). */
+  execute(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
