@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 const queueModeSchema = z
-  .enum(["steer", "followup", "collect", "interrupt"])
-  .describe('"steer" (default): a message sent mid-run joins the run before its next model call; "followup": one new turn per message afterwards; "collect": one turn for all messages after a quiet window; "interrupt": abort the run and answer the newest message.');
+  .enum(["steer", "followup", "collect", "interrupt", "steer-backlog", "queue"])
+  .describe('"steer" (default): a message sent mid-run joins the run before its next model call; "followup": one new turn per message afterwards; "collect": one turn for all messages after a quiet window; "interrupt": abort the run and answer the newest message. Older spellings: "queue" means "steer"; "steer-backlog" steers and also keeps the message for a follow-up turn.');
 
 /** `messages`: inbound message handling. */
 export const messagesSchema = z
