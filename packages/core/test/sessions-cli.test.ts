@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAgentStore } from "../src/sessions/index.js";
@@ -85,6 +85,22 @@ describe("openclaw sessions", () => {
     } finally {
       store.close();
     }
+  });
+
+  it("defaults to the configured default agent and stays read-only", async () => {
+    seed("work").store.close();
+    const config = `{ agents: { entries: { main: {}, work: { default: true } } } }`;
+    writeFileSync(path.join(stateDir(), "openclaw.json"), config);
+    // SQLite's own -wal/-shm sidecars may appear when a reader opens the database; nothing else may.
+    const files = () => readdirSync(stateDir(), { recursive: true }).map(String).filter((f) => !/-(wal|shm)$/.test(f)).sort();
+    const before = files();
+    const list = await runCli(["sessions", "list", "--json"], { home });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toMatchObject({ agentId: "work", sessions: [{}, {}] });
+    const show = await runCli(["sessions", "show", "main", "--json"], { home });
+    expect(JSON.parse(show.stdout)).toMatchObject({ agentId: "work", key: "agent:work:main" });
+    expect(files()).toEqual(before);
+    expect(readFileSync(path.join(stateDir(), "openclaw.json"), "utf8")).toBe(config);
   });
 
   it("uses --agent and fails clearly for an unknown key", async () => {

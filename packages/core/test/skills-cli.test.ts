@@ -98,7 +98,7 @@ describe("openclaw skills", () => {
     const unknown = await runCli(["skills", "list", "--agent", "nobody"], { home });
     expect(unknown.code).not.toBe(0);
     expect(unknown.stdout).toBe("");
-    expect(unknown.stderr).toMatch(/--agent nobody: no such agent in agents\.entries of .*openclaw\.json \(known: main, quiet\)/);
+    expect(unknown.stderr).toMatch(/No agent "nobody" in .*openclaw\.json; known agents: main, quiet\./);
     expect(unknown.stderr).not.toMatch(/\n\s+at /);
   });
 });

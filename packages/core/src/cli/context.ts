@@ -1,5 +1,8 @@
 import type { Command } from "commander";
-import { loadConfig, resolvePaths, type LoadedConfig, type OpenClawPaths } from "../config/index.js";
+import type { LoadedConfig } from "../config/index.js";
+// paths.ts is tiny (no zod, no JSON5); the config module itself is imported only when a command
+// actually loads the config, so `openclaw --version` and `--help` never pay for it.
+import { resolvePaths, type OpenClawPaths } from "../config/paths.js";
 
 /** What every command needs from the global options. */
 export interface CliContext {
@@ -21,7 +24,8 @@ export function createCliContext(program: Command): CliContext {
       }
       return cached;
     },
-    loadConfig() {
+    async loadConfig() {
+      const { loadConfig } = await import("../config/index.js");
       return loadConfig(ctx.paths());
     },
     stdout: process.stdout,

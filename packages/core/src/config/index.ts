@@ -24,6 +24,8 @@ export {
 export { parseCliValue } from "./io/cli-value.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
 export { BUILTIN_CHANNELS } from "./channels/index.js";
+// From json-schema.js directly: reference/index.js would also load the markdown renderer.
+export { configJsonSchema } from "./reference/json-schema.js";
 
 /** The validated config with every default applied. */
 export type OpenClawConfig = z.output<ConfigRegistry["schema"]>;

@@ -1,0 +1,135 @@
+// `openclaw config validate|get|set|unset|schema`, loaded only when one of them runs.
+import {
+  ConfigError,
+  ConfigFileError,
+  configJsonSchema,
+  createConfigRegistry,
+  formatProblems,
+  getAtPath,
+  parseCliValue,
+  parseConfigPath,
+  readConfigSource,
+  resolveConfigSource,
+  setAtPath,
+  unsetAtPath,
+  UserError,
+  validateConfig,
+  writeConfigFile,
+  type ConfigProblem,
+} from "../../config/index.js";
+import type { CliContext } from "../context.js";
+import { formatValue, writeJson, writeLine } from "../output.js";
+
+type Validation = { ok: true; config: unknown } | { ok: false; problems: ConfigProblem[] };
+
+/** Validates the raw content of the main file as it would be loaded. */
+async function validateRaw(file: string, raw: unknown): Promise<{ resolved: unknown; result: Validation }> {
+  const resolved = await resolveConfigSource(raw, { file });
+  return { resolved, result: validateConfig(resolved, createConfigRegistry()) };
+}
+
+const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
+
+/** Writes `next` only when it adds no new problem to those `current` already had. */
+async function writeIfNoNewProblems(ctx: CliContext, file: string, current: unknown, next: Record<string, unknown>, what: string) {
+  let before: ConfigProblem[] = [];
+  try {
+    const b = await validateRaw(file, current);
+    if (!b.result.ok) before = b.result.problems;
+  } catch {
+    // An unresolvable current file: judge the new content on its own.
+  }
+  const after = await validateRaw(file, next);
+  if (!after.result.ok) {
+    const known = new Set(before.map(problemKey));
+    const added = after.result.problems.filter((p) => !known.has(problemKey(p)));
+    if (added.length > 0) {
+      throw new UserError(`Not written: ${what} would make the config invalid.\n${formatProblems(file, added)}`);
+    }
+  }
+  const { backupPath } = await writeConfigFile(file, next);
+  writeLine(ctx.stdout, `${what} in ${file}${backupPath ? ` (previous version kept as ${backupPath})` : ""}`);
+  if (!after.result.ok) {
+    writeLine(ctx.stderr, `Warning: the config still has problems it had before:\n${formatProblems(file, after.result.problems)}`);
+  }
+}
+
+/** `config validate`: lists every problem and sets exit code 1 when there is any. */
+export async function validateConfigCommand(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
+  const file = ctx.paths().configPath;
+  let problems: ConfigProblem[] = [];
+  let exists = false;
+  try {
+    const source = await readConfigSource(file);
+    exists = source.exists;
+    const { result } = await validateRaw(file, source.raw);
+    if (!result.ok) problems = result.problems;
+  } catch (err) {
+    if (!(err instanceof ConfigFileError)) throw err;
+    problems = err.problems.map((p) => ({ kind: "invalid" as const, path: p.path ?? "", message: p.message }));
+    exists = true;
+    if (!opts.json) throw err;
+  }
+  if (opts.json) {
+    writeJson(ctx.stdout, { valid: problems.length === 0, file, exists, problems });
+  } else if (problems.length > 0) {
+    writeLine(ctx.stderr, formatProblems(file, problems));
+  } else {
+    writeLine(ctx.stdout, exists ? `Config OK: ${file}` : `No config file at ${file}; the safe defaults are in effect (valid).`);
+  }
+  if (problems.length > 0) process.exitCode = 1;
+}
+
+/** `config get`: the effective value; on an invalid config, the configured value and a warning. */
+export async function getConfigValue(ctx: CliContext, pathText: string, opts: { json?: boolean }): Promise<void> {
+  const segments = parseConfigPath(pathText);
+  let value: unknown;
+  try {
+    const loaded = await ctx.loadConfig();
+    value = getAtPath(loaded.config, segments);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    // Reading is a diagnostic: show the configured value, but say the config is invalid.
+    const file = ctx.paths().configPath;
+    const source = await readConfigSource(file);
+    value = getAtPath(await resolveConfigSource(source.raw, { file }), segments);
+    writeLine(ctx.stderr, `Warning: ${file} is invalid (run \`openclaw config validate\`); showing the configured value.`);
+  }
+  if (value === undefined) {
+    throw new UserError(`${pathText} is not set in ${ctx.paths().configPath} and has no default.`);
+  }
+  if (opts.json) writeJson(ctx.stdout, value);
+  else writeLine(ctx.stdout, formatValue(value));
+}
+
+/** `config set`: writes the file (with a backup) unless the change adds a problem. */
+export async function setConfigValue(ctx: CliContext, pathText: string, valueText: string): Promise<void> {
+  const segments = parseConfigPath(pathText);
+  const value = parseCliValue(valueText);
+  const file = ctx.paths().configPath;
+  const source = await readConfigSource(file);
+  const current = source.raw;
+  if (typeof current !== "object" || current === null || Array.isArray(current)) {
+    throw new UserError(`${file} does not hold an object; fix it by hand first.`);
+  }
+  const next = setAtPath(structuredClone(current) as Record<string, unknown>, segments, value);
+  await writeIfNoNewProblems(ctx, file, current, next, `Set ${pathText}`);
+}
+
+/** `config unset`: removes a key; a key that is not set is a UserError. */
+export async function unsetConfigValue(ctx: CliContext, pathText: string): Promise<void> {
+  const segments = parseConfigPath(pathText);
+  const file = ctx.paths().configPath;
+  const source = await readConfigSource(file);
+  const current = source.raw as Record<string, unknown>;
+  const next = structuredClone(current);
+  if (!source.exists || !unsetAtPath(next, segments)) {
+    throw new UserError(`${pathText} is not set in ${file}; nothing to remove.`);
+  }
+  await writeIfNoNewProblems(ctx, file, current, next, `Removed ${pathText}`);
+}
+
+/** `config schema`: the JSON Schema users point editors at. */
+export function printConfigSchema(ctx: CliContext): void {
+  writeJson(ctx.stdout, configJsonSchema());
+}

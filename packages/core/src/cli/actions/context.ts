@@ -1,0 +1,118 @@
+// `openclaw context`, loaded only when it runs.
+import { existsSync } from "node:fs";
+import { UserError } from "../../config/index.js";
+import {
+  assembleProjectContext,
+  normalizeAgentId,
+  resolveWorkspaceSettings,
+  type BootstrapSessionKind,
+  type ProjectContext,
+} from "../../workspace/index.js";
+import type { CliContext } from "../context.js";
+
+export interface ContextOptions {
+  agent?: string;
+  session?: string;
+  json?: boolean;
+}
+
+const KIND_LABEL: Record<BootstrapSessionKind, string> = {
+  main: "main session: every file",
+  subagent: "sub-agent session: AGENTS.md and TOOLS.md only",
+  group: "group/channel session: no MEMORY.md",
+  cron: "cron session: AGENTS, TOOLS, SOUL, IDENTITY and USER only",
+};
+
+function agentFromSessionKey(key: string): string | undefined {
+  const match = /^agent:([^:]+):/i.exec(key.trim());
+  return match ? normalizeAgentId(match[1]!) : undefined;
+}
+
+function table(header: string[], rows: string[][], rightAligned: Set<number>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+function summary(result: ProjectContext): string {
+  const rows = result.files.map((f) => [f.name, f.status, String(f.rawChars), String(f.injectedChars)]);
+  const t = result.totals;
+  rows.push(["TOTAL", "", String(t.rawChars), `${t.injectedChars} of ${t.totalMaxChars}`]);
+  const counts = [
+    `${t.injectedFiles} injected`,
+    `${t.truncated} truncated`,
+    `${t.missing} missing`,
+    `${t.blank} blank`,
+    `${t.dropped} dropped`,
+  ].join(", ");
+  return table(["FILE", "STATUS", "RAW CHARS", "INJECTED CHARS"], rows, new Set([2, 3])) + `Files: ${counts}\n`;
+}
+
+/**
+ * Prints the bootstrap files exactly as the model receives them. Room is left for a later
+ * `--detail` (tool schema sizes): it would add sections after the file table and a `tools` key to
+ * the JSON, without changing what is printed today.
+ */
+export async function showContext(ctx: CliContext, opts: ContextOptions): Promise<void> {
+  const paths = ctx.paths();
+  const loaded = await ctx.loadConfig();
+  const fromKey = opts.session !== undefined ? agentFromSessionKey(opts.session) : undefined;
+  const agent = opts.agent !== undefined ? normalizeAgentId(opts.agent) : fromKey;
+  if (fromKey !== undefined && agent !== fromKey) {
+    throw new UserError(
+      `--session ${opts.session} belongs to agent "${fromKey}", but --agent says "${agent}"; drop one of them or make them agree.`,
+      2,
+    );
+  }
+  const settings = resolveWorkspaceSettings(loaded.config, agent, paths);
+  const sessionKey = opts.session?.trim() || `agent:${settings.agentId}:main`;
+  const result = await assembleProjectContext(settings.workspaceDir, {
+    sessionKey,
+    maxChars: settings.bootstrapMaxChars,
+    totalMaxChars: settings.bootstrapTotalMaxChars,
+  });
+  const workspaceExists = existsSync(settings.workspaceDir);
+
+  if (opts.json) {
+    ctx.stdout.write(
+      `${JSON.stringify(
+        {
+          agentId: settings.agentId,
+          workspaceDir: settings.workspaceDir,
+          workspaceExists,
+          sessionKey,
+          sessionKind: result.sessionKind,
+          bootstrapPending: result.bootstrapPending,
+          files: result.files,
+          totals: result.totals,
+          text: result.text,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return;
+  }
+
+  const out = ctx.stdout;
+  out.write(`Agent ${settings.agentId}, session ${sessionKey} (${KIND_LABEL[result.sessionKind]})\n`);
+  out.write(`Workspace ${settings.workspaceDir}\n`);
+  if (!workspaceExists) out.write("  this folder does not exist yet; run `openclaw setup` to create it\n");
+  out.write(
+    `Limits: ${result.totals.maxChars} characters per file, ${result.totals.totalMaxChars} for all files together\n\n`,
+  );
+  out.write(summary(result));
+  if (result.bootstrapPending) out.write("First run pending: BOOTSTRAP.md is present, so first-run guidance is added too.\n");
+  out.write("\n");
+  if (!result.text) {
+    out.write("No project context is injected for this session.\n");
+    return;
+  }
+  out.write(`----- project context as the model receives it (${result.totals.textChars} characters) -----\n`);
+  out.write(result.text.endsWith("\n") ? result.text : `${result.text}\n`);
+  out.write("----- end of project context -----\n");
+}
