@@ -262,6 +262,11 @@ export class AgentRuntime {
     }
   }
 
+  /** The tools a session of this agent gets (after the tool policy), e.g. for `openclaw context --detail`. */
+  toolsForSession(agentId: string, sessionKey: string, modelRef?: string): AgentTool[] {
+    return this.toolsFor(agentId, sessionKey, modelRef ?? resolveModelSelection(this.config, agentId)[0]?.ref ?? "");
+  }
+
   private toolsFor(agentId: string, sessionKey: string, modelRef: string): AgentTool[] {
     let processes = this.processes.get(sessionKey);
     if (!processes) {

@@ -14,6 +14,32 @@ export interface ContextOptions {
   agent?: string;
   session?: string;
   json?: boolean;
+  detail?: boolean;
+}
+
+interface ToolSize {
+  name: string;
+  descriptionChars: number;
+  schemaChars: number;
+  totalChars: number;
+}
+
+/** Every tool the session would get (after the tool policy), with its schema size, heaviest first. */
+async function toolSizes(ctx: CliContext, config: Awaited<ReturnType<CliContext["loadConfig"]>>["config"], agentId: string, sessionKey: string): Promise<ToolSize[]> {
+  const [{ AgentRuntime }, { toolSchemaSizes }] = await Promise.all([import("../../agent/index.js"), import("../../tools/index.js")]);
+  const runtime = new AgentRuntime({ config, paths: ctx.paths() });
+  try {
+    return toolSchemaSizes(runtime.toolsForSession(agentId, sessionKey));
+  } finally {
+    await runtime.close();
+  }
+}
+
+function toolTable(tools: readonly ToolSize[]): string {
+  const rows = tools.map((t) => [t.name, String(t.descriptionChars), String(t.schemaChars), String(t.totalChars)]);
+  const total = tools.reduce((n, t) => n + t.totalChars, 0);
+  rows.push(["TOTAL", "", "", String(total)]);
+  return table(["TOOL", "DESCRIPTION", "SCHEMA", "TOTAL CHARS"], rows, new Set([1, 2, 3]));
 }
 
 const KIND_LABEL: Record<BootstrapSessionKind, string> = {
@@ -76,6 +102,7 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
     totalMaxChars: settings.bootstrapTotalMaxChars,
   });
   const workspaceExists = existsSync(settings.workspaceDir);
+  const tools = opts.detail ? await toolSizes(ctx, loaded.config, settings.agentId, sessionKey) : undefined;
 
   if (opts.json) {
     ctx.stdout.write(
@@ -90,6 +117,7 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
           files: result.files,
           totals: result.totals,
           text: result.text,
+          ...(tools ? { tools, toolsTotalChars: tools.reduce((n, t) => n + t.totalChars, 0) } : {}),
         },
         null,
         2,
@@ -108,6 +136,11 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
   out.write(summary(result));
   if (result.bootstrapPending) out.write("First run pending: BOOTSTRAP.md is present, so first-run guidance is added too.\n");
   out.write("\n");
+  if (tools) {
+    out.write("Tools the model is offered (their names, descriptions and schemas are sent with every call):\n");
+    out.write(toolTable(tools));
+    out.write("\n");
+  }
   if (!result.text) {
     out.write("No project context is injected for this session.\n");
     return;

@@ -6,6 +6,7 @@ import { registerSkills } from "./skills.js";
 import { registerSetup } from "./setup.js";
 import { registerContext } from "./context.js";
 import { registerSessions } from "./sessions.js";
+import { registerAgent } from "./agent.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -22,4 +23,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerSetup(program, ctx);
   registerContext(program, ctx);
   registerSessions(program, ctx);
+  registerAgent(program, ctx);
 }
