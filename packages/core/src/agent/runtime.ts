@@ -29,6 +29,9 @@ import { createSessionTools } from "./session-tools.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
 
+/** How long one skill discovery serves new sessions of the same agent. */
+const SKILL_DISCOVERY_TTL_MS = 5000;
+
 export interface AgentRuntimeOptions {
   config: OpenClawConfig;
   paths: OpenClawPaths;
@@ -91,6 +94,8 @@ export class AgentRuntime {
   private readonly ensured = new Map<string, Promise<{ bootstrapPending: boolean }>>();
   private readonly skillSnapshots = new Map<string, string>();
   private readonly processes = new Map<string, ProcessRegistry>();
+  private readonly toolCache = new Map<string, AgentTool[]>();
+  private readonly skillCache = new Map<string, { at: number; section: Promise<string> }>();
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.config = options.config;
@@ -267,7 +272,12 @@ export class AgentRuntime {
     return this.toolsFor(agentId, sessionKey, modelRef ?? resolveModelSelection(this.config, agentId)[0]?.ref ?? "");
   }
 
+  /** Tools are stateless apart from the session's process registry, so they are built once per session and model. */
   private toolsFor(agentId: string, sessionKey: string, modelRef: string): AgentTool[] {
+    const cacheKey = `${agentId}\u0000${sessionKey}\u0000${modelRef}`;
+    const cached = this.toolCache.get(cacheKey);
+    if (cached) return cached;
+    if (this.toolCache.size > 1024) this.toolCache.clear();
     let processes = this.processes.get(sessionKey);
     if (!processes) {
       processes = createProcessRegistry();
@@ -278,7 +288,9 @@ export class AgentRuntime {
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
       ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
     ];
-    return filterTools(tools, resolveToolPolicy(this.config, agentId));
+    const allowed = filterTools(tools, resolveToolPolicy(this.config, agentId));
+    this.toolCache.set(cacheKey, allowed);
+    return allowed;
   }
 
   private ensureWorkspaceOnce(workspaceDir: string, skipBootstrap: boolean): Promise<{ bootstrapPending: boolean }> {
@@ -293,17 +305,32 @@ export class AgentRuntime {
     return pending;
   }
 
-  /** The skills list is snapshotted per session, so the prompt stays stable within a session. */
+  /**
+   * The skills list is snapshotted per session, so the prompt stays stable within a session.
+   * Discovery itself is shared by an agent's sessions for a few seconds, so a burst of new
+   * sessions does not rescan every skill folder each time.
+   */
   private async skillsSection(agentId: string, workspaceDir: string, sessionId: string): Promise<string> {
     const cached = this.skillSnapshots.get(sessionId);
     if (cached !== undefined) return cached;
-    const home = this.env.HOME ?? "";
-    const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
-    const limits = this.config.skills.limits;
-    const section = buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
+    const now = Date.now();
+    let shared = this.skillCache.get(agentId);
+    if (!shared || now - shared.at > SKILL_DISCOVERY_TTL_MS) {
+      shared = { at: now, section: this.discoverSkillsSection(agentId, workspaceDir) };
+      shared.section.catch(() => this.skillCache.delete(agentId));
+      this.skillCache.set(agentId, shared);
+    }
+    const section = await shared.section;
     if (this.skillSnapshots.size > 512) this.skillSnapshots.clear();
     this.skillSnapshots.set(sessionId, section);
     return section;
+  }
+
+  private async discoverSkillsSection(agentId: string, workspaceDir: string): Promise<string> {
+    const home = this.env.HOME ?? "";
+    const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
+    const limits = this.config.skills.limits;
+    return buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
   }
 
   async close(): Promise<void> {

@@ -34,17 +34,19 @@ function firstLine(text: string, max = 160): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+
 function formatNow(now: Date, timezone: string): string {
-  try {
-    const local = new Intl.DateTimeFormat("en-GB", {
-      timeZone: timezone,
-      dateStyle: "full",
-      timeStyle: "long",
-    }).format(now);
-    return `${local} (${timezone})`;
-  } catch {
-    return `${now.toISOString()} (UTC)`;
+  let fmt = formatters.get(timezone);
+  if (fmt === undefined) {
+    try {
+      fmt = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, dateStyle: "full", timeStyle: "long" });
+    } catch {
+      fmt = null; // an unknown zone: fall back to UTC
+    }
+    formatters.set(timezone, fmt);
   }
+  return fmt ? `${fmt.format(now)} (${timezone})` : `${now.toISOString()} (UTC)`;
 }
 
 export function buildSystemPrompt(input: SystemPromptInput): string {

@@ -21,12 +21,12 @@ export const blockCoalesceSchema = z
       .int()
       .positive()
       .optional()
-      .describe("Hold blocks until at least this many characters are pending (default: the chunk minChars)."),
+      .describe("Hold blocks until at least this many characters are pending (default: agents.defaults.blockStreamingChunk.minChars)."),
     maxChars: z
       .int()
       .positive()
       .optional()
-      .describe("Never merge past this many characters (default: the chunk maxChars, clamped to textChunkLimit)."),
+      .describe("Never merge past this many characters (default and upper bound: the channel's textChunkLimit)."),
     idleMs: z
       .int()
       .min(0)
@@ -44,7 +44,9 @@ export const streamingBlockSchema = z
       .describe(
         "Send each completed block of the reply as its own message while the model is still writing. Unset: the channel's default (see the streaming guide).",
       ),
-    coalesce: blockCoalesceSchema.optional(),
+    coalesce: blockCoalesceSchema
+      .optional()
+      .describe("Replaces agents.defaults.blockStreamingCoalesce as a whole for this channel/account."),
   })
   .describe("Block replies: completed blocks leave as they finish instead of one final message.");
 
