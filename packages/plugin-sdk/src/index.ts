@@ -54,3 +54,14 @@ export {
   isPlainObject,
   type ConfigObject,
 } from "./migrations/object-path.js";
+export {
+  BlockChunker,
+  BREAK_PREFERENCES,
+  chunkText,
+  isBlank,
+  type BlockChunkerOptions,
+  type BreakPreference,
+  type ChunkMode,
+  type ChunkTextOptions,
+  type FlushOptions,
+} from "./text/index.js";

@@ -1,7 +1,6 @@
 // The block coalescer (reference §8, "block-reply-coalescer"): merges the blocks the chunker
 // emits before they are sent, so a chat is not spammed with one-liners.
-import { isBlank } from "./chars.js";
-import type { BreakPreference } from "./chunker.js";
+import { isBlank, type BreakPreference } from "@openclaw/plugin-sdk";
 
 /** Timer functions; inject fakes in tests. Defaults to the global setTimeout/clearTimeout. */
 export interface CoalescerTimers {

@@ -1,14 +1,16 @@
 // Public surface of the streaming concern: the block chunker, outbound chunking, the coalescer,
 // settings resolution and the silent reply token. Other folders import from here only.
+// The chunker lives in the plugin SDK, so channels and core split text the same way.
 export {
   BlockChunker,
   BREAK_PREFERENCES,
+  chunkText,
   type BlockChunkerOptions,
   type BreakPreference,
   type ChunkMode,
+  type ChunkTextOptions,
   type FlushOptions,
-} from "./chunker.js";
-export { chunkText, type ChunkTextOptions } from "./chunk-text.js";
+} from "@openclaw/plugin-sdk";
 export {
   createBlockCoalescer,
   joinerForBreakPreference,

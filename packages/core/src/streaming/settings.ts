@@ -1,6 +1,6 @@
 // Resolution of the block-streaming knobs (reference §8, "Resolution"; DESIGN.md "Streaming: what
 // the config means") into the numbers the chunker and coalescer take.
-import { BREAK_PREFERENCES, type BreakPreference, type ChunkMode } from "./chunker.js";
+import { BREAK_PREFERENCES, type BreakPreference, type ChunkMode } from "@openclaw/plugin-sdk";
 import { joinerForBreakPreference } from "./coalescer.js";
 
 /** Coalescing knobs as written in config (`blockStreamingCoalesce`, `streaming.block.coalesce`). */
