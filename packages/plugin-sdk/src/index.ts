@@ -65,3 +65,4 @@ export {
   type ChunkTextOptions,
   type FlushOptions,
 } from "./text/index.js";
+export * from "./channel/index.js";

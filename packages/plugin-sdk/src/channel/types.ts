@@ -1,0 +1,224 @@
+import type { ChannelConfigDefinition } from "../config/channel-definition.js";
+
+/** The kinds of conversation a platform has. */
+export type ChatKind = "direct" | "group" | "channel";
+
+/** A conversation on the platform: a DM, a group or a broadcast channel, optionally a thread in it. */
+export interface ChatRef {
+  kind: ChatKind;
+  /** The platform's chat id, as a string (numbers are stringified). */
+  id: string;
+  /** A thread, forum topic or reply chain inside the chat. */
+  threadId?: string;
+}
+
+/** Who sent an inbound message. */
+export interface Sender {
+  /** The platform's stable user id (what `allowFrom` lists). */
+  id: string;
+  name?: string;
+  username?: string;
+  isBot?: boolean;
+}
+
+/** A file that came with an inbound message. */
+export interface InboundMedia {
+  kind: "image" | "audio" | "video" | "document" | "sticker" | "voice";
+  /** Platform file id, fetchable through the plugin. */
+  fileId?: string;
+  url?: string;
+  mimeType?: string;
+  fileName?: string;
+  size?: number;
+}
+
+/** A message from the platform, normalized. Plugins build these; core routes them. */
+export interface InboundMessage {
+  /** The channel id (`"telegram"`). */
+  channel: string;
+  accountId: string;
+  /** The platform's id of this message (used for replies and deduplication). */
+  messageId: string;
+  chat: ChatRef & { title?: string };
+  sender: Sender;
+  /** Text or caption; `""` for media without a caption. */
+  text: string;
+  media?: InboundMedia[];
+  /** True when the bot was mentioned, replied to, or addressed by command (matters in groups). */
+  mentionsBot: boolean;
+  replyTo?: { messageId: string; fromBot: boolean; text?: string };
+  /** Milliseconds since the epoch. */
+  receivedAt: number;
+}
+
+/** Where a reply goes. */
+export interface OutboundTarget {
+  chat: ChatRef;
+  /** Quote this message (per `replyToMode`). */
+  replyToMessageId?: string;
+}
+
+/** Why a send happens; the send budget uses it to decide what may wait or be dropped. */
+export type SendPriority = "final" | "block" | "preview" | "typing";
+
+/** Options every outbound call receives. */
+export interface SendOptions {
+  /** Fires when the run is aborted or the gateway stops; stop retrying then. */
+  signal: AbortSignal;
+  priority: SendPriority;
+  /** `"markdown"`: the text is Markdown for the plugin to render; `"plain"`: send as is. */
+  format: "markdown" | "plain";
+  /** Stable per logical message across retries and restarts; platforms that support it dedupe with it. */
+  idempotencyKey: string;
+  /** Deliver without a notification (previews that will be edited). */
+  silent?: boolean;
+}
+
+/** A message the platform accepted. */
+export interface SentMessage {
+  messageId: string;
+}
+
+/** An outgoing file. */
+export interface OutboundMedia {
+  kind: "image" | "document" | "audio" | "video";
+  /** A local file path or an http(s) URL. */
+  source: string;
+  fileName?: string;
+  caption?: string;
+}
+
+/**
+ * A platform-native stream (Feishu CardKit card, QQ `stream_messages`). `replace` streams take
+ * the whole text so far on every update; `append` streams take only the new text.
+ */
+export interface NativeStream {
+  /** Called as text grows (paced by core). */
+  update(text: string): Promise<void>;
+  /** Completes the stream with the final text; returns the message that holds it. */
+  finish(finalText: string): Promise<SentMessage>;
+  /** Ends the stream without a final (the run failed or was aborted). */
+  abort(reason: string): Promise<void>;
+}
+
+/**
+ * What an account can send. Only `sendText` is required; every optional method makes delivery
+ * better (edit -> live previews; openStream -> native streaming). Throw `RateLimitedError` for a
+ * platform rate limit and `PermanentSendError` for a send that must not be retried.
+ */
+export interface ChannelOutbound {
+  /** Sends one message of at most `capabilities.textLimit` characters. */
+  sendText(target: OutboundTarget, text: string, options: SendOptions): Promise<SentMessage>;
+  /** Replaces the text of a message this account sent (at most `capabilities.editLimit`). */
+  editText?(target: OutboundTarget, messageId: string, text: string, options: SendOptions): Promise<void>;
+  /** Deletes a message this account sent. */
+  deleteMessage?(target: OutboundTarget, messageId: string, options: SendOptions): Promise<void>;
+  /** Sends a file. */
+  sendMedia?(target: OutboundTarget, media: OutboundMedia, options: SendOptions): Promise<SentMessage>;
+  /** Shows "typing…" for a few seconds. */
+  typing?(target: OutboundTarget, options: SendOptions): Promise<void>;
+  /** Opens a native stream, or returns null when this target cannot stream (core falls back). */
+  openStream?(target: OutboundTarget, options: SendOptions): Promise<NativeStream | null>;
+}
+
+/** What the platform can do; data, so config validation can warn before anything runs. */
+export interface ChannelCapabilities {
+  chatTypes: readonly ChatKind[];
+  /** Can edit sent messages (needed for live previews). */
+  edit: boolean;
+  delete: boolean;
+  media: boolean;
+  reactions: boolean;
+  threads: boolean;
+  typing: boolean;
+  /** Longest message the platform accepts (the default `textChunkLimit`). */
+  textLimit: number;
+  /** Longest text an edited message may hold; default `textLimit`. */
+  editLimit?: number;
+  /** Shortest pause between two edits of one message, in ms; default 1000. */
+  minEditIntervalMs?: number;
+  /** The platform streams natively (see `ChannelOutbound.openStream`). */
+  nativeStream?: "replace" | "append";
+}
+
+/** Account state shown by `openclaw channels status`. */
+export interface AccountStatus {
+  state: "starting" | "connected" | "reconnecting" | "stopped" | "error";
+  /** What is wrong, and how to fix it, when state is "error" or "reconnecting". */
+  detail?: string;
+  /** The bot's own identity once known, e.g. "@my_bot". */
+  identity?: string;
+  lastInboundAt?: number;
+  lastOutboundAt?: number;
+}
+
+/** Logging handed to a plugin; lines are prefixed with the channel and account. */
+export interface PluginLogger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** Everything `start` gets for one account. */
+export interface AccountContext<Account> {
+  accountId: string;
+  /** The account's effective config, from `resolveAccount`. */
+  account: Account;
+  /** Fires when the account must stop (gateway shutdown, config change, disable). */
+  signal: AbortSignal;
+  /**
+   * Hands an inbound message to core. Resolves once core has recorded it (before the agent
+   * answers), so a plugin may acknowledge the platform after awaiting it. Never throws for a
+   * message core rejects (access policy); it logs and drops it.
+   */
+  receive(message: InboundMessage): Promise<void>;
+  /** Reports connection state for `openclaw channels status`. */
+  status(update: Partial<AccountStatus>): void;
+  log: PluginLogger;
+  /** A folder for this account's login state (`<stateDir>/credentials/<channel>/<account>`), created on demand. */
+  credentialsDir: string;
+  /** A small key-value store in the gateway's state database (update offsets, cursors). */
+  cursor: { get(key: string): string | undefined; set(key: string, value: string): void };
+}
+
+/** Per-channel defaults a plugin supplies. */
+export interface ChannelMeta {
+  /** Human name, e.g. "Telegram". */
+  label: string;
+  /** Path of the channel's guide under docs/, e.g. "docs/channels/telegram.md". */
+  docsPath: string;
+  /** One sentence for `openclaw plugins list`. */
+  blurb: string;
+}
+
+/**
+ * A channel plugin: a small required part and optional powers.
+ *
+ * Core calls, in order: `config` (validation and doctor, before anything runs),
+ * `listAccounts` and `resolveAccount` (per enabled account), `createOutbound` (once per account),
+ * then `start` (long-running; restarted with backoff when it rejects).
+ */
+export interface ChannelPlugin<Account = unknown> {
+  /** The key under `channels` and in bindings, e.g. `"telegram"`. */
+  id: string;
+  meta: ChannelMeta;
+  capabilities: ChannelCapabilities;
+  /** Schema, doctor rules and streaming defaults of `channels.<id>`. */
+  config: ChannelConfigDefinition;
+  /** Account ids configured under `channels.<id>` (`"default"` for the root when it has credentials). */
+  listAccounts(channelConfig: Record<string, unknown>, env: NodeJS.ProcessEnv): string[];
+  /**
+   * The effective config of one account: the channel root merged with `accounts.<id>` (the
+   * account wins key by key; `streaming` merges deeply). Throw `AccountConfigError` naming the key
+   * and the fix when the account cannot run (e.g. no token).
+   */
+  resolveAccount(channelConfig: Record<string, unknown>, accountId: string, env: NodeJS.ProcessEnv): Account;
+  /** Builds the sending side of an account; called once per account before `start`. */
+  createOutbound(account: Account, ctx: { accountId: string; log: PluginLogger; signal: AbortSignal }): ChannelOutbound;
+  /**
+   * Connects one account and receives messages until `ctx.signal` fires, then resolves.
+   * Rejecting means the account crashed; core restarts it with backoff.
+   */
+  start(ctx: AccountContext<Account>): Promise<void>;
+}
