@@ -1,0 +1,146 @@
+import type { InboundMessage } from "@openclaw/plugin-sdk";
+import { describe, expect, it } from "vitest";
+import { resolveRoute } from "./index.js";
+
+function message(over: { channel?: string; accountId?: string; kind?: "direct" | "group" | "channel"; chatId?: string; threadId?: string; senderId?: string } = {}): InboundMessage {
+  const kind = over.kind ?? "direct";
+  const senderId = over.senderId ?? "111";
+  return {
+    channel: over.channel ?? "telegram",
+    accountId: over.accountId ?? "default",
+    messageId: "1",
+    chat: { kind, id: over.chatId ?? (kind === "direct" ? senderId : "-100"), ...(over.threadId ? { threadId: over.threadId } : {}) },
+    sender: { id: senderId },
+    text: "hi",
+    mentionsBot: true,
+    receivedAt: 0,
+  };
+}
+
+const agents = { entries: { main: {}, ops: {}, fam: {}, work: {}, any: {}, chan: {} } };
+
+describe("resolveRoute: binding tiers", () => {
+  const config = {
+    agents,
+    bindings: [
+      { agentId: "chan", match: { channel: "telegram" } },
+      { agentId: "any", match: { channel: "telegram", accountId: "*" } },
+      { agentId: "work", match: { channel: "telegram", accountId: "work" } },
+      { agentId: "fam", match: { channel: "telegram", peer: { kind: "group", id: "*" } } },
+      { agentId: "ops", match: { channel: "telegram", peer: { kind: "group", id: "-100" } } },
+      { agentId: "main", match: { channel: "telegram", peer: { kind: "direct", id: "tg:111" } } },
+    ],
+  };
+
+  it("exact peer beats every other tier, whatever the order in bindings[]", () => {
+    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), config)).toMatchObject({ agentId: "ops", binding: 4, matchedBy: "peer" });
+    expect(resolveRoute(message({ senderId: "111" }), config)).toMatchObject({ agentId: "main", binding: 5, matchedBy: "peer" });
+  });
+
+  it("a thread inherits its parent chat's binding (parent-peer), and an exact thread binding beats it", () => {
+    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "9" }), config)).toMatchObject({ agentId: "ops", matchedBy: "parent-peer" });
+    const withTopic = {
+      agents,
+      bindings: [...config.bindings, { agentId: "work", match: { channel: "telegram", peer: { kind: "group", id: "-100:topic:9" } } }],
+    };
+    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "9" }), withTopic)).toMatchObject({ agentId: "work", matchedBy: "peer", peerId: "-100:topic:9" });
+    const matrix = { agents, bindings: [{ agentId: "ops", match: { channel: "matrix", peer: { kind: "group", id: "!room:hs:thread:$ev" } } }] };
+    expect(resolveRoute(message({ channel: "matrix", kind: "group", chatId: "!Room:hs", threadId: "$EV", senderId: "@a:hs" }), matrix)).toMatchObject({
+      agentId: "ops",
+      matchedBy: "peer",
+    });
+  });
+
+  it("peer wildcard matches any chat of its kind only", () => {
+    expect(resolveRoute(message({ kind: "group", chatId: "-200" }), config)).toMatchObject({ agentId: "fam", matchedBy: "peer-wildcard", binding: 3 });
+    expect(resolveRoute(message({ senderId: "222" }), config).matchedBy).not.toBe("peer-wildcard");
+    expect(resolveRoute(message({ kind: "channel", chatId: "-300" }), config).matchedBy).not.toBe("peer-wildcard");
+  });
+
+  it("account beats channel; channel accepts accountId '*' or absent, first entry wins", () => {
+    expect(resolveRoute(message({ senderId: "222", accountId: "work" }), config)).toMatchObject({ agentId: "work", matchedBy: "account", binding: 2 });
+    expect(resolveRoute(message({ senderId: "222" }), config)).toMatchObject({ agentId: "chan", matchedBy: "channel", binding: 0 });
+    const starFirst = { agents, bindings: [config.bindings[1], config.bindings[0]] };
+    expect(resolveRoute(message({ senderId: "222" }), starFirst)).toMatchObject({ agentId: "any", binding: 0 });
+  });
+
+  it("every field must match: a peer binding for another account or channel does not apply", () => {
+    const scoped = {
+      agents,
+      bindings: [
+        { agentId: "ops", match: { channel: "telegram", accountId: "work", peer: { kind: "direct", id: "111" } } },
+        { agentId: "fam", match: { channel: "matrix", peer: { kind: "direct", id: "111" } } },
+      ],
+    };
+    expect(resolveRoute(message({ senderId: "111" }), scoped).matchedBy).toBe("default");
+    expect(resolveRoute(message({ senderId: "111", accountId: "WORK" }), scoped)).toMatchObject({ agentId: "ops", matchedBy: "peer" });
+  });
+
+  it("falls back to the default agent: default:true, else the first entry, else main", () => {
+    expect(resolveRoute(message({ channel: "matrix", senderId: "@a:hs" }), { agents: { entries: { a: {}, b: { default: true } } } })).toEqual({
+      agentId: "b",
+      sessionKey: "agent:b:main",
+      matchedBy: "default",
+      peerId: "@a:hs",
+    });
+    expect(resolveRoute(message(), { agents: { entries: { first: {}, second: {} } } }).agentId).toBe("first");
+    expect(resolveRoute(message(), {}).agentId).toBe("main");
+  });
+
+  it("skips unusable bindings (other types, no channel)", () => {
+    const odd = { bindings: [{ type: "acp", agentId: "ops", match: { channel: "telegram" } }, { agentId: "ops", match: {} }, null] };
+    expect(resolveRoute(message(), odd).matchedBy).toBe("default");
+  });
+});
+
+describe("resolveRoute: session keys", () => {
+  it("DMs follow session.dmScope (default main) with the normalized sender as peer", () => {
+    const dm = message({ senderId: "tg:4242" });
+    expect(resolveRoute(dm, {}).sessionKey).toBe("agent:main:main");
+    expect(resolveRoute(dm, { session: { dmScope: "per-peer" } }).sessionKey).toBe("agent:main:direct:4242");
+    expect(resolveRoute(dm, { session: { dmScope: "per-channel-peer" } }).sessionKey).toBe("agent:main:telegram:direct:4242");
+    expect(resolveRoute({ ...dm, accountId: "Work" }, { session: { dmScope: "per-account-channel-peer" } }).sessionKey).toBe(
+      "agent:main:telegram:work:direct:4242",
+    );
+    expect(resolveRoute(dm, { session: { mainKey: "home" } }).sessionKey).toBe("agent:main:home");
+  });
+
+  it("a binding's session.dmScope / groupScope overrides the global one", () => {
+    const config = {
+      session: { dmScope: "main", groupScope: "per-group" },
+      bindings: [
+        { agentId: "main", match: { channel: "telegram", peer: { kind: "direct", id: "*" } }, session: { dmScope: "per-peer" } },
+        { agentId: "main", match: { channel: "telegram", peer: { kind: "group", id: "*" } }, session: { groupScope: "main" } },
+      ],
+    };
+    expect(resolveRoute(message({ senderId: "5" }), config).sessionKey).toBe("agent:main:direct:5");
+    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), config).sessionKey).toBe("agent:main:main");
+    expect(resolveRoute(message({ channel: "matrix", senderId: "@a:hs" }), config).sessionKey).toBe("agent:main:main");
+  });
+
+  it("groups follow session.groupScope (default per-group); channels keep their kind", () => {
+    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), {}).sessionKey).toBe("agent:main:telegram:group:-100");
+    expect(resolveRoute(message({ kind: "channel", chatId: "-300" }), {}).sessionKey).toBe("agent:main:telegram:channel:-300");
+    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), { session: { groupScope: "main" } }).sessionKey).toBe("agent:main:main");
+  });
+
+  it("Telegram forum topics add :topic:<n>; threads elsewhere add :thread:<id>, DMs too", () => {
+    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "7" }), {}).sessionKey).toBe("agent:main:telegram:group:-100:topic:7");
+    expect(resolveRoute(message({ channel: "matrix", kind: "group", chatId: "!R:hs", threadId: "$Ev", senderId: "@a:hs" }), {}).sessionKey).toBe(
+      "agent:main:matrix:group:!r:hs:thread:$ev",
+    );
+    expect(resolveRoute(message({ senderId: "5", threadId: "3" }), { session: { dmScope: "per-peer" } }).sessionKey).toBe(
+      "agent:main:direct:5:thread:3",
+    );
+  });
+
+  it("applies session.identityLinks for non-main DM scopes and uses the bound agent", () => {
+    const config = {
+      agents: { entries: { main: {}, ops: {} } },
+      session: { dmScope: "per-peer", identityLinks: { alice: ["telegram:4242", "matrix:@alice:hs"] } },
+      bindings: [{ agentId: "ops", match: { channel: "matrix" } }],
+    };
+    expect(resolveRoute(message({ senderId: "4242" }), config).sessionKey).toBe("agent:main:direct:alice");
+    expect(resolveRoute(message({ channel: "matrix", senderId: "@Alice:hs" }), config).sessionKey).toBe("agent:ops:direct:alice");
+  });
+});

@@ -1,0 +1,90 @@
+// The router: which agent answers a message, and in which session.
+import type { InboundMessage } from "@openclaw/plugin-sdk";
+import { resolveDefaultAgentId } from "../agents/index.js";
+import { buildSessionKey, resolveSessionConfig } from "../sessions/index.js";
+import { matchBinding, normalizePeerId, readBindings, type MessagePeers, type RouteBinding, type RouteMatch } from "./bindings.js";
+
+/** Where a message goes. */
+export interface ResolvedRoute {
+  /** The agent that answers (normalized id). */
+  agentId: string;
+  /** The session the message belongs to (see `buildSessionKey`). */
+  sessionKey: string;
+  /** Index in `bindings[]` of the binding that matched; absent for the default agent. */
+  binding?: number;
+  matchedBy: RouteMatch;
+  /** The peer the route was decided on (the sender for a DM, the chat or thread otherwise). */
+  peerId: string;
+}
+
+/** A Telegram forum topic: a thread in a group of the telegram channel. Its session key uses `:topic:<n>`. */
+function isTelegramTopic(message: InboundMessage): boolean {
+  return message.channel.trim().toLowerCase() === "telegram" && message.chat.kind === "group" && message.chat.threadId !== undefined;
+}
+
+/** The peers of a message as bindings see them. */
+export function messagePeers(message: InboundMessage): MessagePeers {
+  const { channel, accountId, chat } = message;
+  const kind = chat.kind;
+  if (kind === "direct") {
+    return { channel, accountId, kind, exact: normalizePeerId(channel, kind, message.sender.id) };
+  }
+  const chatId = normalizePeerId(channel, kind, chat.id);
+  const thread = chat.threadId?.trim().toLowerCase();
+  if (!thread) return { channel, accountId, kind, exact: chatId };
+  const exact = `${chatId}:${isTelegramTopic(message) ? "topic" : "thread"}:${thread}`;
+  return { channel, accountId, kind, exact, parent: chatId };
+}
+
+/**
+ * Routes an inbound message (after the access gate) to an agent and a session.
+ *
+ * The agent: the first binding of the first tier that matches (exact peer, parent peer, peer
+ * wildcard, account, channel; see `matchBinding`), else the default agent (`agents.entries`
+ * entry with `default: true`, else the first entry, else `main`).
+ *
+ * The session key (`buildSessionKey`): DMs by `session.dmScope` (default `main`), groups and
+ * channels by `session.groupScope` (default `per-group`); the matched binding's `session` block
+ * overrides either. A thread adds `:thread:<id>`, a Telegram forum topic `:topic:<n>`.
+ * `session.identityLinks` map DM peers to a canonical name; `session.mainKey` names the main session.
+ */
+export function resolveRoute(message: InboundMessage, config: unknown): ResolvedRoute {
+  const peers = messagePeers(message);
+  const match = matchBinding(readBindings(config), peers);
+  const binding: RouteBinding | undefined = match?.binding;
+  const agentId = binding?.agentId ?? resolveDefaultAgentId(config as Parameters<typeof resolveDefaultAgentId>[0]);
+  const session = resolveSessionConfig(config);
+  const { channel, accountId, chat } = message;
+  let sessionKey: string;
+  if (chat.kind === "direct") {
+    sessionKey = buildSessionKey({
+      kind: "direct",
+      agentId,
+      mainKey: session.mainKey,
+      channel,
+      accountId,
+      peerId: peers.exact,
+      dmScope: binding?.session?.dmScope ?? session.dmScope,
+      identityLinks: session.identityLinks,
+      threadId: chat.threadId,
+    });
+  } else {
+    const topic = isTelegramTopic(message);
+    sessionKey = buildSessionKey({
+      kind: chat.kind,
+      agentId,
+      mainKey: session.mainKey,
+      channel,
+      id: peers.parent ?? peers.exact,
+      groupScope: binding?.session?.groupScope ?? session.groupScope,
+      ...(topic ? { topicId: chat.threadId } : { threadId: chat.threadId }),
+    });
+  }
+  return {
+    agentId,
+    sessionKey,
+    ...(binding ? { binding: binding.index } : {}),
+    matchedBy: match?.matchedBy ?? "default",
+    peerId: peers.exact,
+  };
+}
