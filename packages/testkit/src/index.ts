@@ -17,3 +17,29 @@ export type {
   FakeTurn,
   RecordedRequest,
 } from "./llm/types.js";
+
+/**
+ * Fake Telegram Bot API server. The real grammY client talks to it through `client.apiRoot`;
+ * it long-polls, takes uploads, parses HTML/MarkdownV2, injects 429s, errors and network drops,
+ * and shows each chat as its user would see it.
+ */
+export { startFakeTelegram, fakeTelegramError, FakeTelegramApiError } from "./telegram/index.js";
+export type {
+  FakeMessageVersion,
+  FakeMethodHandler,
+  FakeRateLimit,
+  FakeTelegram,
+  FakeTelegramCall,
+  FakeTelegramOptions,
+  FakeUploadInfo,
+  FakeUserFile,
+  FakeUserMessage,
+  TgChat,
+  TgErrorBody,
+  TgMessage,
+  TgMessageEntity,
+  TgPhotoSize,
+  TgResponse,
+  TgUpdate,
+  TgUser,
+} from "./telegram/index.js";
