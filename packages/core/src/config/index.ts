@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { readConfigSource, resolveConfigSource } from "./io/index.js";
 import type { OpenClawPaths } from "./paths.js";
 import { createConfigRegistry, type ConfigRegistry } from "./registry.js";
-import { ConfigError, validateConfig } from "./validate.js";
+import { ConfigError, validateConfig, type ConfigProblem } from "./validate.js";
 
 export { resolvePaths, expandUserPath, UserError, type OpenClawPaths } from "./paths.js";
 export { createConfigRegistry, type ConfigRegistry } from "./registry.js";
@@ -37,25 +37,70 @@ export interface LoadedConfig {
   exists: boolean;
   /** The validated config with defaults applied. */
   config: OpenClawConfig;
+  /**
+   * Things worth telling the user that do not make the config invalid: unknown plugin ids in
+   * `plugins.allow`/`deny`/`entries`, and configured channels whose plugin is not installed.
+   */
+  warnings: string[];
 }
 
 export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
-  /** Channel definitions from installed plugins (replace built-in ones with the same id). */
+  /**
+   * Channel definitions from installed plugins (they replace built-in ones with the same id).
+   * When omitted, the plugins selected by the config's `plugins` section are discovered and
+   * their light config entries imported (nothing is imported when none is installed).
+   */
   channels?: readonly ChannelConfigDefinition[];
+  /** Where the project's package.json (whose dependencies may be plugins) is searched from; default `process.cwd()`. */
+  cwd?: string;
+}
+
+/** The registry for one config, and what the installed plugins contributed to the verdict. */
+export interface ConfigRegistryWithPlugins {
+  registry: ConfigRegistry;
+  /** Plugin errors (broken manifest, incompatible SDK range, a config entry that fails to load) as config problems at `plugins`. */
+  problems: ConfigProblem[];
+  /** Warnings (unknown plugin ids, configured channels without their plugin). */
+  warnings: string[];
 }
 
 /**
- * Reads the config file, resolves `$include` and `${VAR}`, and validates it. A missing file
- * yields the safe defaults. Throws a `ConfigFileError` (unreadable, syntax, include or variable
- * problems) or a `ConfigError` (schema problems and retired keys), each listing every problem.
+ * Builds the registry for a resolved config (after `$include` and `${VAR}`): the built-in channel
+ * definitions plus those of the installed, enabled, SDK-compatible plugins that the config's
+ * `plugins` section selects. Imports no plugin code when no plugin is installed; discovery is
+ * cached per process.
+ */
+export async function resolveConfigRegistry(
+  resolved: unknown,
+  paths: OpenClawPaths,
+  options: { cwd?: string } = {},
+): Promise<ConfigRegistryWithPlugins> {
+  // Loaded on demand: plugins/ imports this module, and commands that pass `channels` never need it.
+  const { resolvePluginConfig } = await import("../plugins/index.js");
+  const result = await resolvePluginConfig({ paths, config: resolved, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  return {
+    registry: createConfigRegistry(result.definitions),
+    problems: result.errors.map((p) => ({ kind: "invalid", path: "plugins", message: p.message })),
+    warnings: [...result.warnings.map((p) => p.message), ...result.missing.map((m) => m.message)],
+  };
+}
+
+/**
+ * Reads the config file, resolves `$include` and `${VAR}`, and validates it against the built-in
+ * schema extended by the installed plugins' channel definitions. A missing file yields the safe
+ * defaults. Throws a `ConfigFileError` (unreadable, syntax, include or variable problems) or a
+ * `ConfigError` (schema problems, retired keys, and plugins refused at load time), each listing
+ * every problem.
  */
 export async function loadConfig(paths: OpenClawPaths, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
-  const registry = createConfigRegistry(options.channels);
   const file = paths.configPath;
   const source = await readConfigSource(file);
   const resolved = source.exists ? await resolveConfigSource(source.raw, { file, ...(options.env ? { env: options.env } : {}) }) : {};
+  const { registry, problems, warnings } = options.channels
+    ? { registry: createConfigRegistry(options.channels), problems: [], warnings: [] }
+    : await resolveConfigRegistry(resolved, paths, options.cwd ? { cwd: options.cwd } : {});
   const result = validateConfig(resolved, registry);
-  if (!result.ok) throw new ConfigError(file, result.problems);
-  return { path: file, exists: source.exists, config: result.config };
+  if (!result.ok || problems.length > 0) throw new ConfigError(file, [...problems, ...(result.ok ? [] : result.problems)]);
+  return { path: file, exists: source.exists, config: result.config, warnings };
 }

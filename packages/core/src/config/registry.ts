@@ -26,8 +26,14 @@ export interface ConfigRegistry {
 }
 
 const cache = new Map<string, ConfigRegistry>();
+/** The last registry built from plugin definitions; reused while the same definition objects come back. */
+let lastWithPlugins: { defs: readonly ChannelConfigDefinition[]; registry: ConfigRegistry } | undefined;
+
+const sameDefinitions = (a: readonly ChannelConfigDefinition[], b: readonly ChannelConfigDefinition[]) =>
+  a.length === b.length && a.every((def, i) => def === b[i]);
 
 export function createConfigRegistry(pluginChannels: readonly ChannelConfigDefinition[] = []): ConfigRegistry {
+  if (lastWithPlugins && pluginChannels.length > 0 && sameDefinitions(lastWithPlugins.defs, pluginChannels)) return lastWithPlugins.registry;
   const byId = new Map<string, ChannelConfigDefinition>();
   for (const def of BUILTIN_CHANNELS) byId.set(def.id, def);
   for (const def of pluginChannels) byId.set(def.id, def);
@@ -44,5 +50,6 @@ export function createConfigRegistry(pluginChannels: readonly ChannelConfigDefin
     migrate: (config) => applyLegacyKeyRules(config, migrations),
   };
   if (key) cache.set(key, registry);
+  else lastWithPlugins = { defs: [...pluginChannels], registry };
   return registry;
 }

@@ -1,8 +1,8 @@
 import {
   ConfigFileError,
-  createConfigRegistry,
   formatProblems,
   readConfigSource,
+  resolveConfigRegistry,
   resolveConfigSource,
   validateConfig,
   writeConfigFile,
@@ -38,7 +38,12 @@ export const configStep: DoctorStep = {
       result.problems.push(`${file} must hold an object ({ … }); fix it by hand.`);
       return result;
     }
-    const registry = createConfigRegistry();
+    // Installed plugins' channel definitions (and their retired-key rules) join the built-in ones.
+    const forPlugins = await resolveConfigSource(source.raw, { file }).catch(() => source.raw);
+    const withPlugins = await resolveConfigRegistry(forPlugins, paths);
+    const registry = withPlugins.registry;
+    result.problems.push(...withPlugins.problems.map((p) => p.message));
+    result.notes.push(...withPlugins.warnings.map((w) => `Warning: ${w}`));
     const migrated = structuredClone(source.raw) as Record<string, unknown>;
     const outcome = registry.migrate(migrated);
     result.changes.push(...outcome.changes);

@@ -90,11 +90,14 @@ function migrateStateDb(db: StateDb, file: string, migrations: readonly StateMig
   }
 }
 
+// Versions must increase; a gap is tolerated (a version reserved by work not merged yet), and the
+// migrations still apply in version order.
 function checkMigrationList(migrations: readonly StateMigration[]): void {
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) {
+    const previous = i === 0 ? 0 : migrations[i - 1]!.version;
+    if (!Number.isInteger(m.version) || m.version <= previous) {
       throw new Error(
-        `state migrations must be numbered 1, 2, 3, ... without gaps; entry ${i} ("${m.name}") has version ${m.version}`,
+        `state migrations must be numbered in increasing order (1, 2, 3, ...); entry ${i} ("${m.name}") has version ${m.version} after ${previous}`,
       );
     }
   });

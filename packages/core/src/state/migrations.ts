@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 
 /** One schema step. `up` runs inside a write transaction; throw to abort the whole upgrade. */
 export interface StateMigration {
-  /** 1, 2, 3, ... without gaps; becomes `PRAGMA user_version` once applied. */
+  /** 1, 2, 3, ... strictly increasing; becomes `PRAGMA user_version` once applied. */
   version: number;
   /** Short human label, shown in errors. */
   name: string;
@@ -33,6 +33,56 @@ export const STATE_MIGRATIONS: readonly StateMigration[] = [
           workspace_dir    TEXT PRIMARY KEY,
           attested_at_ms   INTEGER NOT NULL,
           generated_hashes TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
+  {
+    version: 2,
+    name: "pairing",
+    // Owned by access/pairing-store.ts. Times are ms since the epoch; ids are normalized per
+    // channel before they are stored. A code is unique within its channel.
+    up(db) {
+      db.exec(`
+        CREATE TABLE pairing_pending (
+          channel     TEXT NOT NULL,
+          account_id  TEXT NOT NULL,
+          code        TEXT NOT NULL,
+          sender_id   TEXT NOT NULL,
+          sender_name TEXT,
+          created_at  INTEGER NOT NULL,
+          expires_at  INTEGER NOT NULL,
+          PRIMARY KEY (channel, code)
+        ) STRICT;
+        CREATE UNIQUE INDEX pairing_pending_sender ON pairing_pending (channel, account_id, sender_id);
+        CREATE INDEX pairing_pending_code ON pairing_pending (code);
+        CREATE TABLE pairing_approved (
+          channel     TEXT NOT NULL,
+          account_id  TEXT NOT NULL,
+          sender_id   TEXT NOT NULL,
+          sender_name TEXT,
+          approved_at INTEGER NOT NULL,
+          code        TEXT,
+          PRIMARY KEY (channel, account_id, sender_id)
+        ) STRICT;
+        CREATE INDEX pairing_approved_sender ON pairing_approved (channel, sender_id);
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: "channel-cursors",
+    up(db) {
+      // Small per-account key-value rows a channel plugin keeps across restarts (update offsets,
+      // sync tokens): `AccountContext.cursor`.
+      db.exec(`
+        CREATE TABLE channel_cursors (
+          channel    TEXT NOT NULL,
+          account_id TEXT NOT NULL,
+          key        TEXT NOT NULL,
+          value      TEXT NOT NULL,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (channel, account_id, key)
         ) STRICT;
       `);
     },

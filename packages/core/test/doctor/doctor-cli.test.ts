@@ -71,7 +71,8 @@ describe("openclaw config validate + doctor --fix", () => {
     expect(statSync(configPath).mode & 0o777).toBe(0o600);
 
     const ok = await runCli(["config", "validate"], { home, env });
-    expect(ok.stderr).toBe("");
+    // Only the "configured but no plugin installed" warnings (matrix, qqbot) remain.
+    expect(ok.stderr.split("\n").filter((line) => line && !/^Warning: channels\.\w+ is configured but no plugin provides it/.test(line))).toEqual([]);
     expect(ok.code).toBe(0);
 
     const again = await runCli(["doctor", "--fix"], { home, env });

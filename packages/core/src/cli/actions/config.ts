@@ -3,12 +3,12 @@ import {
   ConfigError,
   ConfigFileError,
   configJsonSchema,
-  createConfigRegistry,
   formatProblems,
   getAtPath,
   parseCliValue,
   parseConfigPath,
   readConfigSource,
+  resolveConfigRegistry,
   resolveConfigSource,
   setAtPath,
   unsetAtPath,
@@ -16,16 +16,24 @@ import {
   validateConfig,
   writeConfigFile,
   type ConfigProblem,
+  type OpenClawPaths,
 } from "../../config/index.js";
 import type { CliContext } from "../context.js";
 import { formatValue, writeJson, writeLine } from "../output.js";
 
 type Validation = { ok: true; config: unknown } | { ok: false; problems: ConfigProblem[] };
 
-/** Validates the raw content of the main file as it would be loaded. */
-async function validateRaw(file: string, raw: unknown): Promise<{ resolved: unknown; result: Validation }> {
+/**
+ * Validates the raw content of the main file as it would be loaded: the built-in schema plus the
+ * installed plugins' channel definitions. Plugin errors count as problems; `warnings` are not.
+ */
+async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolved: unknown; result: Validation; warnings: string[] }> {
+  const file = paths.configPath;
   const resolved = await resolveConfigSource(raw, { file });
-  return { resolved, result: validateConfig(resolved, createConfigRegistry()) };
+  const plugins = await resolveConfigRegistry(resolved, paths);
+  const result = validateConfig(resolved, plugins.registry);
+  const problems = [...plugins.problems, ...(result.ok ? [] : result.problems)];
+  return { resolved, result: problems.length ? { ok: false, problems } : result, warnings: plugins.warnings };
 }
 
 const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
@@ -34,12 +42,12 @@ const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
 async function writeIfNoNewProblems(ctx: CliContext, file: string, current: unknown, next: Record<string, unknown>, what: string) {
   let before: ConfigProblem[] = [];
   try {
-    const b = await validateRaw(file, current);
+    const b = await validateRaw(ctx.paths(), current);
     if (!b.result.ok) before = b.result.problems;
   } catch {
     // An unresolvable current file: judge the new content on its own.
   }
-  const after = await validateRaw(file, next);
+  const after = await validateRaw(ctx.paths(), next);
   if (!after.result.ok) {
     const known = new Set(before.map(problemKey));
     const added = after.result.problems.filter((p) => !known.has(problemKey(p)));
@@ -58,20 +66,23 @@ async function writeIfNoNewProblems(ctx: CliContext, file: string, current: unkn
 export async function validateConfigCommand(ctx: CliContext, opts: { json?: boolean }): Promise<void> {
   const file = ctx.paths().configPath;
   let problems: ConfigProblem[] = [];
+  let warnings: string[] = [];
   let exists = false;
   try {
     const source = await readConfigSource(file);
     exists = source.exists;
-    const { result } = await validateRaw(file, source.raw);
-    if (!result.ok) problems = result.problems;
+    const checked = await validateRaw(ctx.paths(), source.raw);
+    warnings = checked.warnings;
+    if (!checked.result.ok) problems = checked.result.problems;
   } catch (err) {
     if (!(err instanceof ConfigFileError)) throw err;
     problems = err.problems.map((p) => ({ kind: "invalid" as const, path: p.path ?? "", message: p.message }));
     exists = true;
     if (!opts.json) throw err;
   }
+  for (const warning of warnings) writeLine(ctx.stderr, `Warning: ${warning}`);
   if (opts.json) {
-    writeJson(ctx.stdout, { valid: problems.length === 0, file, exists, problems });
+    writeJson(ctx.stdout, { valid: problems.length === 0, file, exists, problems, warnings });
   } else if (problems.length > 0) {
     writeLine(ctx.stderr, formatProblems(file, problems));
   } else {

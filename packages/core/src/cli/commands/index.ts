@@ -7,6 +7,11 @@ import { registerSetup } from "./setup.js";
 import { registerContext } from "./context.js";
 import { registerSessions } from "./sessions.js";
 import { registerAgent } from "./agent.js";
+import { registerPlugins } from "./plugins.js";
+import { registerPairing } from "./pairing.js";
+import { registerGateway } from "./gateway.js";
+import { registerStatus } from "./status.js";
+import { registerChannels } from "./channels.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -24,4 +29,9 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerContext(program, ctx);
   registerSessions(program, ctx);
   registerAgent(program, ctx);
+  registerPlugins(program, ctx);
+  registerPairing(program, ctx);
+  registerGateway(program, ctx);
+  registerStatus(program, ctx);
+  registerChannels(program, ctx);
 }

@@ -1,0 +1,60 @@
+// `openclaw channels status`, loaded only when it runs.
+import { connectToGateway, type ChannelStatusReport } from "../../gateway/index.js";
+import type { CliContext } from "../context.js";
+import { writeJson, writeLine } from "../output.js";
+
+export interface ChannelsStatusOptions {
+  json?: boolean;
+  url?: string;
+  token?: string;
+}
+
+/** What the gateway's `channels.status` method answers. */
+export interface ChannelsPayload {
+  channels: ChannelStatusReport[];
+}
+
+/** `1h 2m`, `3m 4s`, `5s`. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d}d ${h}h`;
+  if (h > 0) return `${h}h ${m}m`;
+  if (m > 0) return `${m}m ${s % 60}s`;
+  return `${s}s`;
+}
+
+/** `12s ago`, or `never`. */
+export function describeAge(at: number | undefined, now = Date.now()): string {
+  return at === undefined ? "never" : `${formatDuration(now - at)} ago`;
+}
+
+/** Prints every account of every configured channel as the running gateway reports it. */
+export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsStatusOptions): Promise<void> {
+  const client = await connectToGateway({ paths: ctx.paths(), ...(opts.url ? { url: opts.url } : {}), ...(opts.token ? { token: opts.token } : {}) });
+  try {
+    const payload = await client.request<ChannelsPayload>("channels.status", undefined, { timeoutMs: 10_000 });
+    if (opts.json) {
+      writeJson(ctx.stdout, payload);
+      return;
+    }
+    const out = ctx.stdout;
+    if (payload.channels.length === 0) {
+      writeLine(out, "No channels are configured. Add one under channels.<id> in the config and restart the gateway.");
+      return;
+    }
+    for (const channel of payload.channels) {
+      writeLine(out, `${channel.label} (${channel.channel})`);
+      for (const a of channel.accounts) {
+        const who = a.identity ? ` as ${a.identity}` : "";
+        writeLine(out, `  ${a.accountId}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`);
+        if (a.detail) writeLine(out, `    ${a.detail}`);
+        else if (a.lastError) writeLine(out, `    last error: ${a.lastError}`);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}

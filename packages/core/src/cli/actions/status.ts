@@ -1,0 +1,68 @@
+// `openclaw status`, loaded only when it runs.
+import { connectToGateway } from "../../gateway/index.js";
+import type { CliContext } from "../context.js";
+import { writeJson, writeLine } from "../output.js";
+import { describeAge, formatDuration, type ChannelsPayload } from "./channels.js";
+
+export interface StatusOptions {
+  json?: boolean;
+  url?: string;
+  token?: string;
+}
+
+/** What the gateway's `status` method answers. */
+export interface StatusPayload {
+  version: string;
+  pid: number;
+  startedAt: number;
+  uptimeMs: number;
+  port: number;
+  bind: string;
+  host: string;
+  accepting: boolean;
+  agents: { id: string; default: boolean }[];
+  channels: { channel: string; label: string; accounts: number; states: Record<string, number> }[];
+}
+
+/** Asks the running gateway for its status and prints it; exits 1 with how to start it when none runs. */
+export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Promise<void> {
+  const client = await connectToGateway({ paths: ctx.paths(), ...(opts.url ? { url: opts.url } : {}), ...(opts.token ? { token: opts.token } : {}) });
+  try {
+    const status = await client.request<StatusPayload>("status", undefined, { timeoutMs: 10_000 });
+    const channels = await client.request<ChannelsPayload>("channels.status", undefined, { timeoutMs: 10_000 });
+    if (opts.json) {
+      writeJson(ctx.stdout, { gateway: status, channels: channels.channels });
+      return;
+    }
+    const out = ctx.stdout;
+    writeLine(out, `Gateway: running${status.accepting ? "" : " (shutting down)"} — version ${status.version}, pid ${status.pid}, up ${formatDuration(status.uptimeMs)}`);
+    writeLine(out, `Listening: ws://${status.host}:${status.port} (bind ${status.bind})`);
+    writeLine(out, `Agents: ${status.agents.map((a) => (a.default ? `${a.id} (default)` : a.id)).join(", ")}`);
+    if (channels.channels.length === 0) {
+      writeLine(out, "Channels: none configured (add one under channels.<id> in the config)");
+      return;
+    }
+    writeLine(out, "Channels:");
+    for (const channel of channels.channels) {
+      const states = Object.entries(countStates(channel.accounts.map((a) => a.state)))
+        .map(([state, n]) => `${n} ${state}`)
+        .join(", ");
+      writeLine(out, `  ${channel.channel} (${channel.label}): ${channel.accounts.length} account${channel.accounts.length === 1 ? "" : "s"} — ${states}`);
+      for (const account of channel.accounts) {
+        if (account.state === "error" || account.state === "reconnecting") {
+          writeLine(out, `    ${account.accountId}: ${account.state}: ${account.detail ?? account.lastError ?? "no detail"}`);
+        } else if (account.lastInboundAt !== undefined) {
+          writeLine(out, `    ${account.accountId}: last message ${describeAge(account.lastInboundAt)}`);
+        }
+      }
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+function countStates(states: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of states) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}

@@ -1,0 +1,51 @@
+import type { OpenClawPaths } from "../config/index.js";
+import { readConfigSource, resolveConfigSource } from "../config/index.js";
+import { DEFAULT_GATEWAY_PORT, type GatewayConfigView } from "./settings.js";
+import { readGatewayTokenFile } from "./token-file.js";
+
+/** Where a CLI command finds the running gateway, and how it authenticates. */
+export interface GatewayClientTarget {
+  url: string;
+  token?: string;
+}
+
+/**
+ * Reads only the `gateway` block of the config, leniently: a config that does not validate (or
+ * does not parse) must not stop `openclaw status` from reaching the gateway.
+ */
+async function readGatewayBlock(paths: OpenClawPaths, env: NodeJS.ProcessEnv): Promise<GatewayConfigView> {
+  try {
+    const source = await readConfigSource(paths.configPath);
+    if (!source.exists) return {};
+    const resolved = (await resolveConfigSource(source.raw, { file: paths.configPath, env })) as GatewayConfigView;
+    return resolved && typeof resolved === "object" ? { ...(resolved.gateway ? { gateway: resolved.gateway } : {}) } : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The gateway a CLI command talks to:
+ * - URL: `--url` > `OPENCLAW_GATEWAY_URL` > `ws://127.0.0.1:<port>` with port from
+ *   `OPENCLAW_GATEWAY_PORT` > `gateway.port` > 18789;
+ * - token (same order as the gateway): `--token` > `gateway.auth.token` > `OPENCLAW_GATEWAY_TOKEN`
+ *   > `<stateDir>/gateway.token`; none when nothing is set.
+ */
+export async function resolveGatewayClientTarget(input: {
+  paths: OpenClawPaths;
+  env?: NodeJS.ProcessEnv;
+  url?: string;
+  token?: string;
+}): Promise<GatewayClientTarget> {
+  const env = input.env ?? process.env;
+  const config = await readGatewayBlock(input.paths, env);
+  let url = input.url ?? (env.OPENCLAW_GATEWAY_URL || undefined);
+  if (!url) {
+    const envPort = env.OPENCLAW_GATEWAY_PORT?.trim();
+    const port = envPort && /^\d+$/.test(envPort) ? Number(envPort) : typeof config.gateway?.port === "number" ? config.gateway.port : DEFAULT_GATEWAY_PORT;
+    url = `ws://127.0.0.1:${port}/`;
+  }
+  const configToken = typeof config.gateway?.auth?.token === "string" && config.gateway.auth.token !== "" ? config.gateway.auth.token : undefined;
+  const token = input.token ?? configToken ?? (env.OPENCLAW_GATEWAY_TOKEN || undefined) ?? readGatewayTokenFile(input.paths.stateDir);
+  return token !== undefined ? { url, token } : { url };
+}

@@ -1,0 +1,5 @@
+/** Default time `stop()` gives in-flight runs and deliveries. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
+/** Events a control client may receive besides responses. */
+export const GATEWAY_EVENTS = ["agent", "shutdown"] as const;

@@ -1,0 +1,215 @@
+import type { ChannelPlugin, InboundMessage } from "@openclaw/plugin-sdk";
+import { AgentRuntime } from "../agent/index.js";
+import { UserError } from "../config/index.js";
+import { MessageQueue } from "../queue/index.js";
+import { importLegacySessions, listAgentIdsWithLegacySessions, normalizeAgentId } from "../sessions/index.js";
+import { openStateDb, type StateDb } from "../state/index.js";
+import { AccountManager } from "./account-manager.js";
+import { ControlRuns } from "./control-runs.js";
+import { ControlServer } from "./control-server.js";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, GATEWAY_EVENTS } from "./constants.js";
+import { CursorStore } from "./cursor-store.js";
+import { createStreamLogger } from "./log.js";
+import { createMethods } from "./methods.js";
+import { assertChannelPluginsPresent, discoverChannelPlugins } from "./plugin-source.js";
+import { defaultPipelineFactory } from "./pipeline-source.js";
+import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./protocol.js";
+import { bindHost, resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } from "./settings.js";
+import { loadStartupConfig, readRawConfig } from "./startup-config.js";
+import { gatewayTokenPath } from "./token-file.js";
+import type { AccountHandle, Gateway, GatewayOptions, InboundPipeline } from "./types.js";
+import { gatewayVersion } from "./version.js";
+
+/**
+ * Starts the gateway:
+ * 1. finds the channel plugins (injected, or through the plugin loader);
+ * 2. loads the config, applying the safe doctor migrations to the file first (backup + one log
+ *    line per change) and refusing to start while it is invalid;
+ * 3. refuses a configured channel whose plugin is missing, and a non-loopback bind without auth;
+ * 4. opens the state database, the AgentRuntime (session stores) and the MessageQueue, and
+ *    imports legacy JSON sessions;
+ * 5. listens (HTTP `GET /health` + the WebSocket control API), then starts every enabled account
+ *    of every configured channel.
+ * Every failure is a UserError with the fix; whatever was opened is closed again.
+ */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? createStreamLogger();
+  const { paths } = options;
+  const version = options.version ?? gatewayVersion();
+  const startedAt = Date.now();
+
+  const rawConfig = await readRawConfig(paths, env);
+  const plugins: ChannelPlugin<unknown>[] =
+    options.plugins ?? (await (options.discoverPlugins ?? discoverChannelPlugins)({ paths, rawConfig, env, log }));
+  const pluginMap = new Map(plugins.map((p) => [p.id, p]));
+  const { config } = await loadStartupConfig({ paths, env, channels: plugins.map((p) => p.config).filter((c) => !!c), log });
+  assertChannelPluginsPresent(config as unknown as Record<string, unknown>, plugins, paths.configPath);
+
+  const port = resolveGatewayPort(config, env, options.port);
+  const bind = resolveGatewayBind(config, options.bind);
+  const host = bindHost(bind);
+  const auth = resolveGatewayAuth({ config, env, bind, stateDir: paths.stateDir, configPath: paths.configPath, ...(options.token !== undefined ? { flag: options.token } : {}) });
+  if (auth.source === "generated") log.info(`generated a control API token in ${gatewayTokenPath(paths.stateDir)}`);
+
+  const cleanup: (() => Promise<void> | void)[] = [];
+  // Closes what was opened, newest first (server, queue, runtime, state database); errors are ignored.
+  const unwind = async () => {
+    for (const fn of cleanup.splice(0).reverse()) {
+      try {
+        await fn();
+      } catch {
+        // keep closing the rest
+      }
+    }
+  };
+  try {
+    const stateDb: StateDb = openStateDb(paths.stateDir);
+    cleanup.push(() => void stateDb.close());
+
+    let pipeline: InboundPipeline | undefined;
+    const runtime = new AgentRuntime({
+      config,
+      paths,
+      env,
+      version,
+      ...(options.createProvider ? { createProvider: options.createProvider } : {}),
+      extraTools: (ctx) => pipeline?.extraTools?.(ctx) ?? [],
+    });
+    cleanup.push(() => runtime.close());
+    const queue = new MessageQueue({
+      run: (request) => runtime.runTurn(request),
+      config,
+      logger: { info: (m) => log.info(`queue: ${m}`), warn: (m) => log.warn(`queue: ${m}`) },
+    });
+    cleanup.push(() => queue.close({ timeoutMs: 0 }).then(() => undefined));
+
+    importLegacy(runtime, paths.stateDir, log);
+
+    let accepting = true;
+    const receive = async (message: InboundMessage, handle: AccountHandle) => {
+      if (!accepting || !pipeline) {
+        // Rejecting (not dropping) keeps the message unacknowledged, so the platform redelivers it.
+        throw new Error("the gateway is stopping; the message was not taken");
+      }
+      await pipeline.handleInbound(message, handle);
+    };
+    const accounts = new AccountManager({
+      plugins: pluginMap,
+      channels: config.channels as Record<string, unknown>,
+      env,
+      stateDir: paths.stateDir,
+      cursors: new CursorStore(stateDb),
+      receive,
+      log,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+    });
+    pipeline = await (options.pipelineFactory ?? defaultPipelineFactory)({
+      config,
+      paths,
+      env,
+      runtime,
+      queue,
+      stateDb,
+      plugins: pluginMap,
+      accounts,
+      log,
+    });
+
+    let actualPort = port;
+    const runs = new ControlRuns(runtime, queue, () => accepting);
+    const methods = createMethods({
+      runtime,
+      config,
+      runs,
+      channels: () => accounts.status(),
+      info: () => ({ version, startedAt, port: actualPort, bind, host }),
+      accepting: () => accepting,
+    });
+    const server = new ControlServer({
+      host,
+      port,
+      token: auth.token,
+      methods,
+      log,
+      hello: () => ({
+        protocol: PROTOCOL_VERSION,
+        server: { name: "openclaw", version, pid: process.pid },
+        features: { methods: Object.keys(methods).sort(), events: [...GATEWAY_EVENTS] },
+        policy: { maxPayload: MAX_PAYLOAD_BYTES },
+      }),
+    });
+    try {
+      actualPort = await server.listen();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EADDRINUSE") {
+        throw new UserError(
+          `Port ${port} on ${host} is already in use: is another gateway running? Check with \`openclaw status\`, or pick another port with --port, OPENCLAW_GATEWAY_PORT or gateway.port.`,
+        );
+      }
+      throw err;
+    }
+    cleanup.push(() => server.close());
+    const url = `ws://${bind === "lan" ? "127.0.0.1" : host}:${actualPort}/`;
+    log.info(`listening on ws://${host}:${actualPort} (bind ${bind}, auth ${auth.mode}; health: http://${host}:${actualPort}/health)`);
+
+    accounts.startAll();
+
+    const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    let stopping: Promise<void> | undefined;
+    let markClosed!: () => void;
+    const closed = new Promise<void>((resolve) => (markClosed = resolve));
+
+    const stop = async (timeoutMs: number): Promise<void> => {
+      accepting = false;
+      const deadline = Date.now() + timeoutMs;
+      const remaining = () => Math.max(0, deadline - Date.now());
+      log.info(`stopping: no new messages or runs; waiting up to ${Math.round(timeoutMs / 100) / 10} s for runs and deliveries in flight`);
+      server.broadcast("shutdown", { reason: "stopping", deadlineMs: timeoutMs });
+      const monitors = accounts.stopMonitors(remaining());
+      const drained = await queue.drain({ timeoutMs: remaining() });
+      if (drained.timedOut) log.warn("stopping: runs still going at the deadline were aborted");
+      await pipeline?.drain?.({ timeoutMs: remaining() });
+      const { timedOut } = await monitors;
+      if (timedOut.length > 0) log.warn(`stopping: account${timedOut.length === 1 ? "" : "s"} ${timedOut.join(", ")} did not stop in time`);
+      accounts.closeOutbound();
+      await pipeline?.close?.();
+      await unwind();
+      log.info("gateway stopped");
+      markClosed();
+    };
+
+    return {
+      get port() {
+        return actualPort;
+      },
+      host,
+      bind,
+      url,
+      token: auth.token,
+      config,
+      runtime,
+      queue,
+      closed,
+      status: () => accounts.status(),
+      stop(stopOptions = {}) {
+        stopping ??= stop(stopOptions.timeoutMs ?? shutdownTimeoutMs);
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}
+
+/** Imports legacy JSON sessions into each agent's store through the runtime's open writer. */
+function importLegacy(runtime: AgentRuntime, stateDir: string, log: { info(m: string): void; warn(m: string): void }): void {
+  for (const dirName of listAgentIdsWithLegacySessions(stateDir)) {
+    const agentId = normalizeAgentId(dirName);
+    const report = importLegacySessions({ stateDir, agentId: dirName, store: runtime.store(agentId) });
+    if (report.imported === 0) continue; // nothing new (already imported on an earlier start)
+    log.info(`sessions: imported ${report.imported} legacy session(s) of agent ${agentId} from ${report.source}`);
+    for (const problem of report.problems) log.warn(`sessions: ${problem}`);
+  }
+}

@@ -1,0 +1,176 @@
+import type {
+  AccountStatus,
+  ChannelOutbound,
+  ChannelPlugin,
+  InboundMessage,
+  PluginLogger,
+} from "@openclaw/plugin-sdk";
+import type { AgentRuntime } from "../agent/index.js";
+import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
+import type { ModelCandidate, ModelProvider } from "../providers/index.js";
+import type { MessageQueue } from "../queue/index.js";
+import type { StateDb } from "../state/index.js";
+import type { AgentTool } from "../tools/index.js";
+import type { BackoffPolicy } from "./backoff.js";
+
+/** Where the gateway writes its one-line event log (listening, accounts, migrations). */
+export interface GatewayLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** `loopback` listens on 127.0.0.1 only; `lan` on every interface (0.0.0.0) and needs a token. */
+export type GatewayBind = "loopback" | "lan";
+
+/** One running account as the inbound pipeline and the `message` tool see it. */
+export interface AccountHandle {
+  channel: string;
+  accountId: string;
+  plugin: ChannelPlugin<unknown>;
+  /** The account's effective config as `plugin.resolveAccount` returned it. */
+  account: unknown;
+  /**
+   * The validated channel config merged for this account (root overlaid by `accounts.<id>`, with
+   * defaults): `dmPolicy`, `allowFrom`, `streaming`, `textChunkLimit`, ... as the access gate and
+   * the delivery planner read them.
+   */
+  config: Record<string, unknown>;
+  /** The account's sending side; every successful call stamps `lastOutboundAt`. */
+  outbound: ChannelOutbound;
+  /** Prefixed with `[<channel>:<account>]`. */
+  log: PluginLogger;
+  /** Fires when the gateway has finished its shutdown deadline (stop retrying sends then). */
+  signal: AbortSignal;
+}
+
+/** Looks up running accounts (for replies and the `message` tool). */
+export interface AccountDirectory {
+  get(channel: string, accountId: string): AccountHandle | undefined;
+  /** Every account whose outbound side exists (started at least once), in config order. */
+  list(): AccountHandle[];
+}
+
+/** What the gateway hands to the inbound pipeline factory. */
+export interface PipelineDeps {
+  config: OpenClawConfig;
+  paths: OpenClawPaths;
+  env: NodeJS.ProcessEnv;
+  runtime: AgentRuntime;
+  queue: MessageQueue;
+  /** The shared state database (pairing codes, cursors, delivery ledger). Owned by the gateway. */
+  stateDb: StateDb;
+  /** Loaded channel plugins by channel id. */
+  plugins: ReadonlyMap<string, ChannelPlugin<unknown>>;
+  accounts: AccountDirectory;
+  log: GatewayLogger;
+}
+
+/**
+ * From inbound message to delivered reply: access gate, pairing, routing, queue, delivery. Built
+ * by the channels runtime; the gateway only feeds it and shuts it down.
+ */
+export interface InboundPipeline {
+  /**
+   * Takes one normalized inbound message of `account`. Resolves once the message is recorded
+   * (the plugin may then acknowledge the platform); never rejects for a message it refuses.
+   */
+  handleInbound(message: InboundMessage, account: AccountHandle): Promise<void>;
+  /** Extra agent tools per session (the shared `message` tool). */
+  extraTools?(ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }): AgentTool[];
+  /** Waits for deliveries still in flight, at most `timeoutMs`. Called after the queue drained. */
+  drain?(options: { timeoutMs: number }): Promise<void>;
+  /** Releases what the pipeline holds. Called once, after `drain`. */
+  close?(): Promise<void> | void;
+}
+
+/** Builds the inbound pipeline once the runtime, the queue and the accounts directory exist. */
+export type PipelineFactory = (deps: PipelineDeps) => InboundPipeline | Promise<InboundPipeline>;
+
+/** How plugins are found when none are injected. */
+export type PluginDiscovery = (input: {
+  paths: OpenClawPaths;
+  /** The raw config file contents (after `$include`/`${VAR}` resolution), not yet validated. */
+  rawConfig: Record<string, unknown>;
+  env: NodeJS.ProcessEnv;
+  log: GatewayLogger;
+}) => Promise<ChannelPlugin<unknown>[]>;
+
+export interface GatewayOptions {
+  paths: OpenClawPaths;
+  /** `--port`; wins over `OPENCLAW_GATEWAY_PORT` and `gateway.port` (default 18789). 0 picks a free port. */
+  port?: number;
+  /** `--bind`; wins over `gateway.bind` (default "loopback"). */
+  bind?: GatewayBind;
+  /** `--token`; wins over `gateway.auth.token`, `OPENCLAW_GATEWAY_TOKEN` and the generated token file. */
+  token?: string;
+  /** Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Channel plugins to use; default: discovered through the plugin loader. */
+  plugins?: ChannelPlugin<unknown>[];
+  /** Replaces plugin discovery (ignored when `plugins` is given). */
+  discoverPlugins?: PluginDiscovery;
+  /** The model provider factory handed to the AgentRuntime (tests); default: from `models.providers`. */
+  createProvider?: (candidate: ModelCandidate) => ModelProvider;
+  /** Builds the inbound pipeline; default: the channels runtime's `createInboundPipeline`. */
+  pipelineFactory?: PipelineFactory;
+  /** Default: one line per event on stderr. */
+  log?: GatewayLogger;
+  /** Restart pacing of crashed accounts; default 1 s doubling to 60 s, reset after 5 min healthy. */
+  backoff?: Partial<BackoffPolicy>;
+  /** How long `stop()` lets in-flight runs and deliveries finish; default 10 000 ms. */
+  shutdownTimeoutMs?: number;
+  /** Reported by `status`; default: the version of @openclaw/core. */
+  version?: string;
+}
+
+/** State of one account, as `status()` and `channels.status` report it. */
+export interface AccountStatusReport {
+  channel: string;
+  accountId: string;
+  state: AccountStatus["state"];
+  /** What is wrong and how to fix it (state `error` or `reconnecting`), or why it is stopped. */
+  detail?: string;
+  identity?: string;
+  /** The last crash or start error, kept after the account recovered. */
+  lastError?: string;
+  /** How many times the account was restarted after a crash. */
+  restarts: number;
+  startedAt?: number;
+  lastInboundAt?: number;
+  lastOutboundAt?: number;
+}
+
+/** Channel summary: every account of every configured channel. */
+export interface ChannelStatusReport {
+  channel: string;
+  label: string;
+  accounts: AccountStatusReport[];
+}
+
+/** A running gateway. */
+export interface Gateway {
+  /** The port actually listened on (useful with port 0). */
+  readonly port: number;
+  /** The address listened on (`127.0.0.1` or `0.0.0.0`). */
+  readonly host: string;
+  readonly bind: GatewayBind;
+  /** `ws://<host>:<port>/` with `127.0.0.1` for a lan bind. */
+  readonly url: string;
+  /** The token clients authenticate with; undefined with `gateway.auth.mode: "none"`. */
+  readonly token: string | undefined;
+  readonly config: OpenClawConfig;
+  readonly runtime: AgentRuntime;
+  readonly queue: MessageQueue;
+  /** Per channel and account state. */
+  status(): ChannelStatusReport[];
+  /**
+   * Graceful shutdown: refuses new inbound messages and runs, stops the accounts' monitors, lets
+   * runs and deliveries in flight finish for up to `timeoutMs` (default: the gateway's
+   * `shutdownTimeoutMs`, 10 s), aborts what is left, then closes the queue, the stores and the
+   * server. Idempotent: later calls return the same promise.
+   */
+  stop(options?: { timeoutMs?: number }): Promise<void>;
+  /** Resolves when the gateway has fully stopped. */
+  readonly closed: Promise<void>;
+}

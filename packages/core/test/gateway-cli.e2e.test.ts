@@ -1,0 +1,125 @@
+// The built CLI end to end: `openclaw gateway --port 0` in its own process, `openclaw status`
+// and `openclaw channels status` against it, a turn over the control API, then SIGTERM.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { startFakeOpenAI, type FakeModelServer } from "@openclaw/testkit";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { GatewayClient } from "../src/gateway/index.js";
+import { CLI_ENTRY, makeTempHome, runCli } from "./helpers/cli.js";
+
+let home: string;
+let cleanup: () => void;
+let fake: FakeModelServer;
+let child: ChildProcess | undefined;
+
+beforeEach(async () => {
+  ({ home, cleanup } = makeTempHome());
+  fake = await startFakeOpenAI();
+  mkdirSync(path.join(home, ".openclaw"), { recursive: true });
+  writeFileSync(
+    path.join(home, ".openclaw", "openclaw.json"),
+    JSON.stringify({
+      agents: { defaults: { model: "local/llama", skipBootstrap: true } },
+      models: { providers: { local: { baseUrl: fake.baseUrl, models: [{ id: "llama" }] } } },
+    }),
+  );
+});
+afterEach(async () => {
+  if (child && child.exitCode === null) child.kill("SIGKILL");
+  child = undefined;
+  await fake.close();
+  cleanup();
+});
+
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENCLAW_")) env[k] = v;
+  env.HOME = home;
+  return env;
+}
+
+/** Spawns `openclaw gateway --port 0` and resolves with the port from its "listening" line. */
+function startGatewayProcess(): Promise<{ port: number; stderr: () => string; exited: Promise<number | null> }> {
+  const proc = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], { env: cleanEnv(), cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+  child = proc;
+  let stderr = "";
+  const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    proc.stderr!.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      const match = /listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (match) resolve({ port: Number(match[1]), stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
+  });
+}
+
+it("openclaw status without a gateway exits 1 and says how to start one", async () => {
+  const run = await runCli(["status"], { home, env: { OPENCLAW_GATEWAY_PORT: "1" } });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("No gateway is running at ws://127.0.0.1:1/");
+  expect(run.stderr).toContain("openclaw gateway");
+  expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  const channels = await runCli(["channels", "status"], { home, env: { OPENCLAW_GATEWAY_PORT: "1" } });
+  expect(channels.code).toBe(1);
+});
+
+it("openclaw gateway --port 0 serves status and a streamed turn, and exits 0 on SIGTERM", async () => {
+  const gw = await startGatewayProcess();
+  const env = { OPENCLAW_GATEWAY_PORT: String(gw.port) };
+
+  const status = await runCli(["status", "--json"], { home, env });
+  expect(status.code, status.stderr).toBe(0);
+  const parsed = JSON.parse(status.stdout);
+  expect(parsed.gateway).toMatchObject({ port: gw.port, bind: "loopback", agents: [{ id: "main", default: true }] });
+  expect(parsed.gateway.pid).toBe(child!.pid);
+
+  const text = await runCli(["status"], { home, env });
+  expect(text.code).toBe(0);
+  expect(text.stdout).toContain(`Listening: ws://127.0.0.1:${gw.port}`);
+
+  const channels = await runCli(["channels", "status", "--json"], { home, env });
+  expect(channels.code, channels.stderr).toBe(0);
+  expect(JSON.parse(channels.stdout)).toEqual({ channels: [] });
+
+  const badToken = await runCli(["status", "--token", "not-the-right-token"], { home, env });
+  expect(badToken.code).toBe(1);
+  expect(badToken.stderr).toContain("refused the token");
+
+  // A turn over the control API streams back, with the token the gateway generated.
+  fake.enqueue([{ text: "Streaming works." }]);
+  const { readFileSync } = await import("node:fs");
+  const token = readFileSync(path.join(home, ".openclaw", "gateway.token"), "utf8").trim();
+  const client = await GatewayClient.connect(`ws://127.0.0.1:${gw.port}/`, { token });
+  const events: { type: string; text?: string }[] = [];
+  const ended = new Promise<void>((resolve) =>
+    client.onEvent((frame) => {
+      const event = (frame.payload as { event: { type: string; text?: string } }).event;
+      events.push(event);
+      if (event.type === "run_end") resolve();
+    }),
+  );
+  await client.request("agent", { message: "hello" });
+  await ended;
+  expect(events.filter((e) => e.type === "text_delta").length).toBeGreaterThan(0);
+  expect(events.find((e) => e.type === "final")?.text).toBe("Streaming works.");
+  await client.close();
+
+  child!.kill("SIGTERM");
+  expect(await gw.exited).toBe(0);
+  expect(gw.stderr()).toContain("SIGTERM received");
+  expect(gw.stderr()).toContain("gateway stopped");
+}, 30_000);
+
+it("openclaw gateway refuses to start when a configured channel's plugin is not installed", async () => {
+  writeFileSync(
+    path.join(home, ".openclaw", "openclaw.json"),
+    JSON.stringify({ channels: { telegram: { botToken: "123456:ABCDEF" } } }),
+  );
+  const run = await runCli(["gateway", "--port", "0"], { home });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("channels.telegram");
+  expect(run.stderr).toContain("openclaw plugins install @openclaw/telegram");
+  expect(run.stderr).not.toContain("listening");
+});
