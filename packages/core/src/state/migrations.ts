@@ -87,4 +87,31 @@ export const STATE_MIGRATIONS: readonly StateMigration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: "outbound delivery ledger",
+    up(db) {
+      // Final replies and their delivered parts, so each is sent exactly once across retries and
+      // restarts (channels-runtime/ledger.ts).
+      db.exec(`
+        CREATE TABLE delivery_ledger (
+          key          TEXT PRIMARY KEY,
+          channel      TEXT NOT NULL,
+          account_id   TEXT NOT NULL,
+          target_json  TEXT NOT NULL,
+          chunks_json  TEXT NOT NULL,
+          created_at   INTEGER NOT NULL,
+          completed_at INTEGER
+        ) STRICT;
+        CREATE TABLE delivery_ledger_parts (
+          key        TEXT NOT NULL REFERENCES delivery_ledger(key) ON DELETE CASCADE,
+          idx        INTEGER NOT NULL,
+          message_id TEXT NOT NULL,
+          sent_at    INTEGER NOT NULL,
+          PRIMARY KEY (key, idx)
+        ) STRICT;
+        CREATE INDEX delivery_ledger_pending ON delivery_ledger (completed_at) WHERE completed_at IS NULL;
+      `);
+    },
+  },
 ];

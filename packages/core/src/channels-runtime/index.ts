@@ -1,0 +1,5 @@
+// The channels runtime: from an inbound message to a delivered reply.
+export { createInboundPipeline } from "./pipeline.js";
+export { planDelivery, type DeliveryPlan, type PlanInput } from "./plan.js";
+export { SqliteDeliveryLedger, type LedgerEntry } from "./ledger.js";
+export { ReplyDelivery, type ReplyDeliveryOptions } from "./reply-delivery.js";

@@ -1,0 +1,202 @@
+import { randomUUID } from "node:crypto";
+import { chunkText, deliverFinal, SendBudget, type ChannelConfigDefinition, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
+import { createPairingStore, decideAccess } from "../access/index.js";
+import { BUILTIN_CHANNELS } from "../config/index.js";
+import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
+import { createMessageTool, resolveRoute } from "../routing/index.js";
+import { resolveBlockStreamingSettings } from "../streaming/index.js";
+import { SqliteDeliveryLedger } from "./ledger.js";
+import { planDelivery } from "./plan.js";
+import { ReplyDelivery } from "./reply-delivery.js";
+
+const chatKeyOf = (chat: { id: string; threadId?: string }) => (chat.threadId ? `${chat.id}:${chat.threadId}` : chat.id);
+
+function mediaText(message: InboundMessage): string {
+  const media = message.media ?? [];
+  if (media.length === 0) return message.text;
+  const notes = media.map((m) => `[${m.kind}${m.fileName ? ` ${m.fileName}` : ""}${m.fileId ? ` file:${m.fileId}` : ""}]`).join(" ");
+  return message.text ? `${notes}\n${message.text}` : notes;
+}
+
+/**
+ * From inbound message to delivered reply: access gate (pairing codes for strangers), routing to
+ * an agent and session, the session queue, and delivery planned from the channel's streaming
+ * config and capabilities, through one send budget per account and the delivery ledger.
+ */
+export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
+  const pairing = createPairingStore(deps.stateDb);
+  const ledger = new SqliteDeliveryLedger(deps.stateDb);
+  const budgets = new Map<string, SendBudget>();
+  const inFlight = new Set<Promise<unknown>>();
+  let accepting = true;
+
+  const definitionOf = (channel: string): ChannelConfigDefinition | undefined =>
+    deps.plugins.get(channel)?.config ?? BUILTIN_CHANNELS.find((d) => d.id === channel);
+
+  const budgetOf = (account: AccountHandle): SendBudget => {
+    const key = `${account.channel}:${account.accountId}`;
+    let budget = budgets.get(key);
+    if (!budget) {
+      budget = new SendBudget();
+      budgets.set(key, budget);
+    }
+    return budget;
+  };
+
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p)).catch(() => undefined);
+    return p;
+  };
+
+  /** Sends a complete text to a chat (pairing replies, /queue answers, the message tool). */
+  const sendPlain = async (account: AccountHandle, target: OutboundTarget, text: string, key: string): Promise<string[]> => {
+    const limit = Number(account.config.textChunkLimit ?? account.plugin.capabilities.textLimit);
+    const chunks = chunkText(text, { maxChars: limit });
+    const budget = budgetOf(account);
+    const result = await deliverFinal({
+      ledger,
+      key,
+      chunks,
+      info: { channel: account.channel, accountId: account.accountId, target },
+      send: async (chunk, i) => {
+        const r = await budget.run(chatKeyOf(target.chat), "final", () =>
+          account.outbound.sendText(target, chunk, { signal: account.signal, priority: "final", format: "markdown", idempotencyKey: `${key}:${i}` }),
+        );
+        if (r.status !== "sent") throw new Error(`send dropped (${r.reason})`);
+        return r.value;
+      },
+    });
+    return result.messageIds;
+  };
+
+  /** Finishes finals a crash or shutdown interrupted, once their account is running again. */
+  const resumePending = (attempt = 0): void => {
+    const pending = ledger.pending();
+    if (pending.length === 0) return;
+    let waiting = false;
+    for (const entry of pending) {
+      const account = deps.accounts.get(entry.channel, entry.accountId);
+      if (!account) {
+        waiting = true;
+        continue;
+      }
+      const target = entry.target as OutboundTarget;
+      track(
+        sendPlain(account, target, entry.chunks.join("\n\n"), entry.key).catch((err: unknown) =>
+          account.log.warn(`could not finish an interrupted reply: ${(err as Error).message}`),
+        ),
+      );
+    }
+    if (waiting && attempt < 30) setTimeout(() => resumePending(attempt + 1), 1000).unref?.();
+  };
+  setTimeout(() => resumePending(), 500).unref?.();
+
+  async function handle(message: InboundMessage, account: AccountHandle): Promise<void> {
+    const decision = decideAccess(message, { channel: account.channel, accountId: account.accountId, config: account.config as never }, pairing);
+    if (decision.action === "drop") {
+      account.log.debug(`ignored message ${message.messageId} from ${message.sender.id}: ${decision.reason}`);
+      return;
+    }
+    const target: OutboundTarget = { chat: message.chat, replyToMessageId: message.messageId };
+    if (decision.action === "pair") {
+      if (decision.isNew) {
+        account.log.info(`pairing code issued to ${message.sender.id}; approve with: openclaw pairing approve ${account.channel} ${decision.code}`);
+        await sendPlain(account, { chat: message.chat }, decision.replyText, `pair:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`);
+      }
+      return;
+    }
+
+    const route = resolveRoute(message, deps.config);
+    const definition = definitionOf(account.channel);
+    const caps = account.plugin.capabilities;
+    const streaming = account.config.streaming as Parameters<typeof planDelivery>[0]["streaming"];
+    const plan = definition
+      ? planDelivery({
+          definition,
+          capabilities: caps,
+          streaming,
+          blockStreamingDefault: deps.config.agents.defaults.blockStreamingDefault,
+          chatKind: message.chat.kind,
+        })
+      : ({ kind: "final", reason: "no channel definition" } as const);
+    const textLimit = Math.min(Number(account.config.textChunkLimit ?? caps.textLimit), caps.textLimit);
+    const chunkMode = (streaming as { chunkMode?: "length" | "newline" } | undefined)?.chunkMode ?? "length";
+    const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
+    const replyKey = `reply:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`;
+    const delivery = new ReplyDelivery({
+      outbound: account.outbound,
+      budget: budgetOf(account),
+      ledger,
+      plan,
+      target,
+      chatKey: chatKeyOf(message.chat),
+      replyKey,
+      channel: account.channel,
+      accountId: account.accountId,
+      textLimit,
+      editLimit: Math.min(caps.editLimit ?? caps.textLimit, caps.editLimit ?? Infinity),
+      minEditIntervalMs: caps.minEditIntervalMs ?? 1000,
+      chunkMode,
+      previewChunkMax: Number((streaming as { preview?: { chunk?: { maxChars?: number } } } | undefined)?.preview?.chunk?.maxChars ?? 800),
+      block: resolveBlockStreamingSettings(deps.config, { agentId: route.agentId, channelTextLimit: textLimit, ...(coalesce ? { channelCoalesce: coalesce } : {}), channelChunkMode: chunkMode }),
+      replyToMode: ((account.config.replyToMode as string | undefined) ?? "off") as "off" | "first" | "all" | "batched",
+      typing: caps.typing,
+      signal: account.signal,
+      log: account.log,
+    });
+
+    const outcome = await deps.queue.submit({
+      agentId: route.agentId,
+      sessionKey: route.sessionKey,
+      channel: account.channel,
+      text: mediaText(message),
+      onEvent: delivery.onEvent,
+      origin: { channel: account.channel, chatType: message.chat.kind, ...(message.sender.name ? { displayName: message.sender.name } : {}) },
+    });
+    if (outcome.kind === "command") {
+      await sendPlain(account, target, outcome.reply, `${replyKey}:command`);
+      return;
+    }
+    if (outcome.kind === "dropped") {
+      account.log.warn(`message ${message.messageId} dropped: ${outcome.message}`);
+      return;
+    }
+    if ("result" in outcome && outcome.kind !== "ran") await outcome.result;
+    await delivery.done();
+  }
+
+  return {
+    async handleInbound(message, account) {
+      if (!accepting) throw new Error("the gateway is shutting down");
+      // The turn runs in the background: the plugin's next message (which may steer this run)
+      // must not wait for the reply.
+      track(
+        handle(message, account).catch((err: unknown) => account.log.error(`handling message ${message.messageId} failed: ${(err as Error).message}`)),
+      );
+    },
+    extraTools(ctx) {
+      return [
+        createMessageTool({
+          config: deps.config,
+          pairing,
+          listAccounts: (channel: string) => deps.accounts.list().filter((a) => a.channel === channel).map((a) => a.accountId),
+          send: async (t, text) => {
+            const account = deps.accounts.get(t.channel, t.accountId);
+            if (!account) throw new Error(`${t.channel}:${t.accountId} is not running`);
+            const messageIds = await sendPlain(account, { chat: t.chat }, text, `message-tool:${ctx.sessionKey}:${randomUUID()}`);
+            return { messageIds };
+          },
+        }),
+      ];
+    },
+    async drain({ timeoutMs }) {
+      accepting = false;
+      const deadline = new Promise((r) => setTimeout(r, timeoutMs).unref?.());
+      await Promise.race([Promise.allSettled([...inFlight]), deadline]);
+    },
+    close() {
+      budgets.clear();
+    },
+  };
+}

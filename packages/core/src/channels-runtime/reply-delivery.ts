@@ -1,0 +1,349 @@
+import {
+  BlockChunker,
+  chunkText,
+  deliverFinal,
+  PreviewController,
+  ProgressDraft,
+  type ChannelOutbound,
+  type ChunkMode,
+  type DeliveryLedger,
+  type NativeStream,
+  type OutboundTarget,
+  type SendBudget,
+  type SendPriority,
+} from "@openclaw/plugin-sdk";
+import type { AgentEvent } from "../agent/index.js";
+import { createBlockCoalescer, createSilentReplyGuard, type BlockCoalescer, type BlockStreamingSettings, type SilentReplyGuard } from "../streaming/index.js";
+import type { DeliveryPlan } from "./plan.js";
+
+export interface ReplyDeliveryOptions {
+  outbound: ChannelOutbound;
+  budget: SendBudget;
+  ledger: DeliveryLedger;
+  plan: DeliveryPlan;
+  target: OutboundTarget;
+  /** Budget key of the chat. */
+  chatKey: string;
+  /** Stable per reply (idempotency, ledger). */
+  replyKey: string;
+  channel: string;
+  accountId: string;
+  textLimit: number;
+  editLimit: number;
+  minEditIntervalMs: number;
+  chunkMode: ChunkMode;
+  /** `streaming.preview.chunk.maxChars` for the rotating "block" preview (default 800). */
+  previewChunkMax: number;
+  block: BlockStreamingSettings;
+  /** `replyToMode`: which messages quote the user's message. */
+  replyToMode: "off" | "first" | "all" | "batched";
+  typing: boolean;
+  signal: AbortSignal;
+  log: { warn(message: string): void };
+}
+
+/**
+ * Delivers one reply to one chat according to its plan, fed with the run's events in order:
+ * block replies (chunker -> coalescer -> send), a live preview (edited in place, finalized in
+ * place), a native stream, or the final only. The final is recorded in the delivery ledger, so it
+ * is sent exactly once even across retries and restarts.
+ */
+export class ReplyDelivery {
+  private chain: Promise<void> = Promise.resolve();
+  private sentCount = 0;
+  private streamedText = false;
+  private readonly guard: SilentReplyGuard = createSilentReplyGuard();
+  private typingTimer: NodeJS.Timeout | undefined;
+  private settled = false;
+  // preview state
+  private preview: PreviewController | undefined;
+  private previewText = "";
+  private previewIndex = 0;
+  private messageOpen = false;
+  private progress: ProgressDraft | undefined;
+  // blocks state
+  private chunker: BlockChunker | undefined;
+  private coalescer: BlockCoalescer | undefined;
+  private blockIndex = 0;
+  // native state
+  private stream: NativeStream | null | undefined;
+  private streamText = "";
+  private streamPending: Promise<NativeStream | null> | undefined;
+  private lastStreamUpdate = 0;
+
+  constructor(private readonly o: ReplyDeliveryOptions) {
+    if (o.plan.kind === "blocks") {
+      this.chunker = new BlockChunker({
+        minChars: o.block.minChars,
+        maxChars: o.block.maxChars,
+        breakPreference: o.block.breakPreference,
+        chunkMode: o.chunkMode,
+        textChunkLimit: o.textLimit,
+      });
+      this.coalescer = createBlockCoalescer({
+        minChars: o.block.coalesce.minChars,
+        maxChars: Math.min(o.block.coalesce.maxChars, o.textLimit),
+        idleMs: o.block.coalesce.idleMs,
+        joiner: o.block.coalesce.joiner,
+        onFlush: (text) => this.enqueue(() => this.sendBlock(text)),
+      });
+    }
+    if (o.plan.kind === "preview" && o.plan.mode === "progress") {
+      this.progress = new ProgressDraft({
+        outbound: o.outbound,
+        target: o.target,
+        budget: o.budget,
+        chatKey: o.chatKey,
+        format: "markdown",
+        idempotencyKey: `${o.replyKey}:progress`,
+        signal: o.signal,
+      });
+    }
+    if (o.typing && o.outbound.typing) this.startTyping();
+  }
+
+  /** Feed every run event here, in order. */
+  onEvent = (event: AgentEvent): void => {
+    if (this.settled) return;
+    switch (event.type) {
+      case "text_delta":
+        return this.onDelta(event.text);
+      case "text_end":
+        if (this.chunker && this.o.block.break === "text_end") this.flushBlocks(false);
+        return;
+      case "message_end":
+        if (this.chunker) this.flushBlocks(false);
+        this.messageOpen = false;
+        return;
+      case "tool_start":
+        this.closePreviewSegment();
+        this.progress?.toolStart(event.callId, `${event.name} ${summarize(event.args)}`);
+        return;
+      case "tool_end":
+        this.progress?.toolEnd(event.callId, !event.isError);
+        return;
+      case "final":
+        return this.onFinal(event.text, event.silent);
+      case "run_end":
+        if (event.status !== "ok" && !this.settled) this.onAbort();
+        return;
+      default:
+        return;
+    }
+  };
+
+  /** Resolves when everything this reply sends has been sent (or dropped). */
+  done(): Promise<void> {
+    return this.chain;
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.chain = this.chain.then(task).catch((err: unknown) => this.o.log.warn(`delivery failed: ${(err as Error).message}`));
+  }
+
+  private targetFor(index: number): OutboundTarget {
+    const quote =
+      this.o.target.replyToMessageId !== undefined &&
+      (this.o.replyToMode === "all" || ((this.o.replyToMode === "first" || this.o.replyToMode === "batched") && index === 0));
+    return quote ? this.o.target : { chat: this.o.target.chat };
+  }
+
+  private options(priority: SendPriority, key: string) {
+    return { signal: this.o.signal, priority, format: "markdown" as const, idempotencyKey: key };
+  }
+
+  private async send(text: string, priority: SendPriority, key: string): Promise<string> {
+    const index = this.sentCount++;
+    const target = this.targetFor(index);
+    const result = await this.o.budget.run(this.o.chatKey, priority, () => this.o.outbound.sendText(target, text, this.options(priority, key)), {
+      signal: this.o.signal,
+    });
+    if (result.status !== "sent") throw new Error(`send dropped (${result.reason})`);
+    return result.value.messageId;
+  }
+
+  private onDelta(delta: string): void {
+    const released = this.guard.push(delta);
+    if (!released) return;
+    this.streamedText = true;
+    this.messageOpen = true;
+    const plan = this.o.plan;
+    if (plan.kind === "blocks") {
+      for (const block of this.chunker!.push(released)) this.coalescer!.enqueue(block);
+    } else if (plan.kind === "preview" && plan.mode !== "progress") {
+      if (!this.preview) this.openPreview();
+      this.previewText += released;
+      this.preview!.update(this.previewText);
+    } else if (plan.kind === "native") {
+      this.streamText += released;
+      this.updateStream();
+    }
+  }
+
+  private openPreview(): void {
+    const plan = this.o.plan;
+    const editLimit = plan.kind === "preview" && plan.mode === "block" ? Math.min(this.o.previewChunkMax, this.o.editLimit) : this.o.editLimit;
+    this.preview = new PreviewController({
+      outbound: this.o.outbound,
+      target: this.targetFor(this.sentCount),
+      budget: this.o.budget,
+      chatKey: this.o.chatKey,
+      textLimit: this.o.textLimit,
+      editLimit,
+      throttleMs: Math.max(this.o.minEditIntervalMs, 250),
+      format: "markdown",
+      idempotencyKey: `${this.o.replyKey}:preview:${this.previewIndex}`,
+      signal: this.o.signal,
+      chunkMode: this.o.chunkMode,
+    });
+    this.sentCount += 1;
+  }
+
+  /** A message that ended in tool calls is complete: finalize its preview in place. */
+  private closePreviewSegment(): void {
+    if (!this.preview) return;
+    const preview = this.preview;
+    const text = this.previewText;
+    this.preview = undefined;
+    this.previewText = "";
+    this.previewIndex += 1;
+    if (text.trim() === "") {
+      preview.abort();
+      return;
+    }
+    this.enqueue(async () => {
+      await preview.finalize(text);
+    });
+  }
+
+  private flushBlocks(force: boolean): void {
+    for (const block of this.chunker!.flush({ force: true })) this.coalescer!.enqueue(block);
+    if (force) this.coalescer!.flush({ force: true });
+  }
+
+  private async sendBlock(text: string): Promise<void> {
+    const chunks = chunkText(text, { maxChars: this.o.textLimit, mode: this.o.chunkMode });
+    const key = `${this.o.replyKey}:block:${this.blockIndex++}`;
+    await deliverFinal({
+      ledger: this.o.ledger,
+      key,
+      chunks,
+      info: { channel: this.o.channel, accountId: this.o.accountId, target: this.o.target },
+      send: async (chunk, i) => ({ messageId: await this.send(chunk, "block", `${key}:${i}`) }),
+    });
+  }
+
+  private updateStream(): void {
+    if (this.stream === null) return;
+    if (!this.streamPending) {
+      this.streamPending = this.o.outbound.openStream
+        ? this.o.outbound.openStream(this.targetFor(0), this.options("preview", `${this.o.replyKey}:stream`)).catch(() => null)
+        : Promise.resolve(null);
+      this.streamPending.then((s) => (this.stream = s));
+    }
+    const now = Date.now();
+    if (now - this.lastStreamUpdate < this.o.minEditIntervalMs) return;
+    this.lastStreamUpdate = now;
+    const text = this.streamText;
+    this.enqueue(async () => {
+      const stream = await this.streamPending!;
+      if (stream) await stream.update(text);
+    });
+  }
+
+  private onFinal(text: string, silent: boolean): void {
+    this.settled = true;
+    this.stopTyping();
+    const plan = this.o.plan;
+    if (silent) {
+      this.preview?.abort();
+      this.coalescer?.stop();
+      if (this.progress) this.enqueue(() => this.progress!.clear());
+      return;
+    }
+    // Text held back by the silent-reply guard (a reply that started like NO_REPLY) goes out now.
+    const held = this.guard.end();
+    if (held.text && !held.silent) this.onDeltaReleased(held.text);
+
+    if (plan.kind === "blocks" && this.streamedText) {
+      this.flushBlocks(true);
+      return;
+    }
+    if (plan.kind === "preview" && plan.mode !== "progress" && this.preview) {
+      const preview = this.preview;
+      this.enqueue(async () => {
+        await preview.finalize(text);
+      });
+      return;
+    }
+    if (plan.kind === "native" && this.streamPending) {
+      this.enqueue(async () => {
+        const stream = await this.streamPending!;
+        if (stream) {
+          await stream.finish(text);
+          return;
+        }
+        await this.sendFinal(text);
+      });
+      return;
+    }
+    if (plan.kind === "preview" && plan.mode !== "progress" && this.previewIndex > 0 && text.trim() === "") return;
+    this.enqueue(() => this.sendFinal(text));
+    if (this.progress) this.enqueue(() => this.progress!.clear());
+  }
+
+  private onDeltaReleased(text: string): void {
+    this.streamedText = true;
+    const plan = this.o.plan;
+    if (plan.kind === "blocks") for (const block of this.chunker!.push(text)) this.coalescer!.enqueue(block);
+    else if (plan.kind === "preview" && plan.mode !== "progress") {
+      if (!this.preview) this.openPreview();
+      this.previewText += text;
+    } else if (plan.kind === "native") this.streamText += text;
+  }
+
+  private async sendFinal(text: string): Promise<void> {
+    if (text.trim() === "") return;
+    const chunks = chunkText(text, { maxChars: this.o.textLimit, mode: this.o.chunkMode });
+    const key = `${this.o.replyKey}:final`;
+    await deliverFinal({
+      ledger: this.o.ledger,
+      key,
+      chunks,
+      info: { channel: this.o.channel, accountId: this.o.accountId, target: this.o.target },
+      send: async (chunk, i) => ({ messageId: await this.send(chunk, "final", `${key}:${i}`) }),
+    });
+  }
+
+  private onAbort(): void {
+    this.settled = true;
+    this.stopTyping();
+    this.preview?.abort();
+    this.coalescer?.stop();
+    if (this.stream) void this.stream.abort("the run ended without a reply").catch(() => undefined);
+  }
+
+  private startTyping(): void {
+    const tick = () => {
+      void this.o.budget
+        .run(this.o.chatKey, "typing", () => this.o.outbound.typing!(this.o.target, this.options("typing", `${this.o.replyKey}:typing`)), {
+          supersedeKey: "typing",
+          signal: this.o.signal,
+        })
+        .catch(() => undefined);
+    };
+    tick();
+    this.typingTimer = setInterval(tick, 5000);
+    this.typingTimer.unref?.();
+  }
+
+  private stopTyping(): void {
+    if (this.typingTimer) clearInterval(this.typingTimer);
+    this.typingTimer = undefined;
+  }
+}
+
+function summarize(args: unknown): string {
+  const text = typeof args === "string" ? args : JSON.stringify(args ?? {});
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
