@@ -1,8 +1,14 @@
 /**
  * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against.
  * Config fragments for the nested `streaming` shape and the channel-common keys, and the
- * helpers that declare doctor migrations for retired keys.
+ * helpers that declare doctor migrations for retired keys, text chunking, the channel plugin
+ * contract, and the delivery helpers (send budget, live preview, exactly-once finals).
  */
+/**
+ * The zod instance the host validates config with. Build a channel's config schema with this `z`
+ * (not a copy of zod of your own), so its schemas compose with the SDK's fragments and the host.
+ */
+export { z } from "zod";
 export {
   chunkModeSchema,
   blockCoalesceSchema,
@@ -66,3 +72,4 @@ export {
   type FlushOptions,
 } from "./text/index.js";
 export * from "./channel/index.js";
+export * from "./delivery/index.js";

@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { chunkText, deliverFinal, SendBudget, type ChannelConfigDefinition, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
+import {
+  chunkText,
+  deliverFinal,
+  previewModeWarnings,
+  sendBudgetFor,
+  type ChannelConfigDefinition,
+  type InboundMessage,
+  type OutboundTarget,
+  type SendBudget,
+} from "@openclaw/plugin-sdk";
 import { createPairingStore, decideAccess } from "../access/index.js";
 import { BUILTIN_CHANNELS } from "../config/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
@@ -37,8 +46,13 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const key = `${account.channel}:${account.accountId}`;
     let budget = budgets.get(key);
     if (!budget) {
-      budget = new SendBudget();
+      // One budget per account, paced by the quotas the channel declares.
+      budget = sendBudgetFor(account.plugin.capabilities);
       budgets.set(key, budget);
+      const path = account.accountId === "default" ? `channels.${account.channel}.streaming` : `channels.${account.channel}.accounts.${account.accountId}.streaming`;
+      for (const warning of previewModeWarnings(account.channel, account.config.streaming, account.plugin.capabilities, { path })) {
+        account.log.warn(warning);
+      }
     }
     return budget;
   };

@@ -17,6 +17,18 @@ export class PermanentSendError extends Error {
   }
 }
 
+/**
+ * A send that failed for a reason that may pass (the platform answered 5xx, the request timed out):
+ * finals and blocks are retried with backoff, previews are not. Network errors (`ECONNRESET`,
+ * `fetch failed`, …) are treated the same way without wrapping.
+ */
+export class TransientSendError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TransientSendError";
+  }
+}
+
 /** An account's config cannot work; the message names the config path and the fix. */
 export class AccountConfigError extends Error {
   constructor(

@@ -18,6 +18,6 @@ export type {
   Sender,
   SentMessage,
 } from "./types.js";
-export { RateLimitedError, PermanentSendError, AccountConfigError } from "./errors.js";
+export { RateLimitedError, PermanentSendError, TransientSendError, AccountConfigError } from "./errors.js";
 export { mergeAccountConfig, listAccountIds, DEFAULT_ACCOUNT_ID } from "./accounts.js";
 export { defineChannelPlugin, PLUGIN_SDK_VERSION } from "./define.js";

@@ -139,6 +139,12 @@ export interface ChannelCapabilities {
   minEditIntervalMs?: number;
   /** The platform streams natively (see `ChannelOutbound.openStream`). */
   nativeStream?: "replace" | "append";
+  /**
+   * Send quotas of the platform (sends, edits and deletes per second), which the account's send
+   * budget paces every delivery by. Defaults: 1 per second per chat in bursts of 3, and 30 per
+   * second per account; `Infinity` means no limit (a local test channel).
+   */
+  sendRate?: { perChat?: number; perChatBurst?: number; global?: number; globalBurst?: number };
 }
 
 /** Account state shown by `openclaw channels status`. */

@@ -93,6 +93,7 @@ export const progressOptionsSchema = z
 
 /** The preview modes every preview-capable channel understands. */
 export const PREVIEW_MODES = ["off", "partial", "block", "progress"] as const;
+/** One of `PREVIEW_MODES`. */
 export type PreviewMode = (typeof PREVIEW_MODES)[number];
 
 const MODE_HELP: Record<string, string> = {

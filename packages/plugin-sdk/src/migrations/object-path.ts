@@ -2,6 +2,7 @@
 
 export type ConfigObject = Record<string, unknown>;
 
+/** True for a non-null object that is not an array (a JSON object). */
 export function isPlainObject(value: unknown): value is ConfigObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -19,6 +20,7 @@ export function formatPath(path: readonly (string | number)[]): string {
   return out;
 }
 
+/** The value at `path` under `root`, or undefined when any step is missing or not an object. */
 export function getPath(root: unknown, path: readonly string[]): unknown {
   let cur: unknown = root;
   for (const seg of path) {
@@ -28,6 +30,7 @@ export function getPath(root: unknown, path: readonly string[]): unknown {
   return cur;
 }
 
+/** True when the last key of `path` exists (even with an undefined value) under `root`. */
 export function hasPath(root: unknown, path: readonly string[]): boolean {
   if (path.length === 0) return true;
   const parent = getPath(root, path.slice(0, -1));
@@ -53,6 +56,7 @@ export function setPath(root: ConfigObject, path: readonly string[], value: unkn
   return true;
 }
 
+/** Removes the key at `path`; returns false when it was not there. */
 export function deletePath(root: ConfigObject, path: readonly string[]): boolean {
   const parent = getPath(root, path.slice(0, -1));
   if (!isPlainObject(parent)) return false;

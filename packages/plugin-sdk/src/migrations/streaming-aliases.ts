@@ -22,15 +22,21 @@ export interface StreamingAliasSpec {
 
 /** A retired flat key and its nested destination under `streaming`. */
 export interface FlatKeyMove {
+  /** The retired key at the channel (or account) root, e.g. `"chunkMode"`. */
   key: string;
+  /** Its path under the same object, e.g. `["streaming", "chunkMode"]`. */
   to: readonly string[];
   /** Returns an error text when the legacy value cannot be moved as is. */
   check?: (value: unknown) => string | undefined;
 }
 
+/** A key inside `streaming` that moved to another name (e.g. qqbot `c2cStreamApi` -> `nativeTransport`). */
 export interface NestedRename {
+  /** The old key inside `streaming`. */
   from: string;
+  /** The new key inside `streaming`. */
   to: string;
+  /** Returns an error text when the value cannot be moved as is. */
   check?: (value: unknown) => string | undefined;
 }
 

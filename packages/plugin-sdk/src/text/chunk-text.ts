@@ -2,6 +2,7 @@
 import { isBlank } from "./chars.js";
 import { BlockChunker, type ChunkMode } from "./chunker.js";
 
+/** Options of `chunkText`. */
 export interface ChunkTextOptions {
   /** Longest message (a channel's textChunkLimit); at least 1. */
   maxChars: number;

@@ -9,8 +9,10 @@ export type BreakPreference = "paragraph" | "newline" | "sentence";
 /** `length` fills blocks up to maxChars; `newline` also ends a block at every blank line. */
 export type ChunkMode = "length" | "newline";
 
+/** The break preferences, best first. */
 export const BREAK_PREFERENCES: readonly BreakPreference[] = ["paragraph", "newline", "sentence"];
 
+/** Options of `BlockChunker`. */
 export interface BlockChunkerOptions {
   /** Never emit a block shorter than this unless forced (floored, at least 1, at most maxChars). */
   minChars: number;
@@ -33,6 +35,7 @@ export interface BlockChunkerOptions {
   keepParenthesesWhole?: boolean;
 }
 
+/** Options of `BlockChunker.flush`. */
 export interface FlushOptions {
   /**
    * Emit everything buffered (default true): use at `text_end` / `message_end`. With false the
@@ -91,7 +94,9 @@ export class BlockChunker {
   readonly minChars: number;
   /** Effective upper bound (after the textChunkLimit clamp). */
   readonly maxChars: number;
+  /** Where blocks prefer to end. */
   readonly breakPreference: BreakPreference;
+  /** `length` or `newline` (see `BlockChunkerOptions.chunkMode`). */
   readonly chunkMode: ChunkMode;
 
   /** The working part of the buffer: every scan and cut happens here. */

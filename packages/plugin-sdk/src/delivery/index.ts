@@ -1,0 +1,29 @@
+// Delivery helpers every channel shares: the send budget, the live preview, the progress draft,
+// exactly-once final delivery, and config warnings for streaming modes a channel cannot honour.
+export { systemClock, type DeliveryClock } from "./clock.js";
+export {
+  SendBudget,
+  sendBudgetFor,
+  SendRetriesExhaustedError,
+  type BudgetDropReason,
+  type BudgetResult,
+  type BudgetRunOptions,
+  type SendBudgetOptions,
+} from "./send-budget.js";
+export { isTransientSendError } from "./transient.js";
+export { PreviewController, type FinalizeResult, type PreviewControllerOptions } from "./preview-controller.js";
+export { ProgressDraft, type ProgressDraftOptions } from "./progress-draft.js";
+export {
+  deliverFinal,
+  InMemoryDeliveryLedger,
+  type DeliverFinalOptions,
+  type DeliverFinalResult,
+  type DeliveryBegin,
+  type DeliveryInfo,
+  type DeliveryLedger,
+} from "./ledger.js";
+export {
+  previewModeWarnings,
+  type PreviewModeWarningOptions,
+  type StreamingCapabilities,
+} from "./capability-warnings.js";
