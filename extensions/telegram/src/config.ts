@@ -1,0 +1,84 @@
+/**
+ * The config of `channels.telegram`: schema, doctor rules for the retired flat streaming keys,
+ * and streaming defaults. This is the plugin's light `configEntry`: it imports the SDK only (no
+ * grammY), so validation and `openclaw doctor` can load it without the platform library.
+ */
+import {
+  channelConfigSchema,
+  defineChannelConfig,
+  defineStreamingAliasMigration,
+  DRAFT_CHUNK_KEY,
+  groupSettingsShape,
+  previewStreamingSchema,
+  STANDARD_FLAT_KEYS,
+  z,
+} from "@openclaw/plugin-sdk";
+
+/** Defaults of the webhook listener (used when `webhookUrl` is set). */
+export const WEBHOOK_DEFAULTS = { host: "127.0.0.1", port: 8787, path: "/telegram-webhook" } as const;
+
+/** Telegram's default `textChunkLimit` (the Bot API's own limit is 4096 visible characters). */
+export const TELEGRAM_TEXT_CHUNK_LIMIT = 4000;
+
+const topicSchema = z.strictObject({
+  ...groupSettingsShape,
+  agentId: z.string().optional().describe("Route this topic to another agent."),
+});
+
+const telegramGroupSchema = z.strictObject({
+  ...groupSettingsShape,
+  topics: z.record(z.string().min(1), topicSchema).optional().describe('Forum topics keyed by thread id or "*"; they inherit the group settings.'),
+});
+
+/** Zod schema of `channels.telegram` (root keys, `accounts.<id>` overrides, nested `streaming`). */
+export const telegramConfigSchema = channelConfigSchema({
+  description: "Telegram bots (Bot API via grammY).",
+  textChunkLimit: TELEGRAM_TEXT_CHUNK_LIMIT,
+  groupSettings: telegramGroupSchema,
+  streaming: previewStreamingSchema({ modes: ["off", "partial", "block", "progress"], defaultMode: "partial" }),
+  shared: {
+    botToken: z.string().min(1).optional().describe("Bot token from @BotFather (default account: TELEGRAM_BOT_TOKEN)."),
+    tokenFile: z.string().min(1).optional().describe("File holding the bot token (instead of botToken)."),
+    webhookUrl: z.url().optional().describe("Public HTTPS URL for webhook mode; unset means long polling."),
+    webhookSecret: z.string().min(1).optional().describe("Secret Telegram sends with each webhook call (required with webhookUrl)."),
+    webhookHost: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(`Address the webhook listener binds to (default "${WEBHOOK_DEFAULTS.host}"; use "0.0.0.0" behind a proxy on another host).`),
+    webhookPort: z
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe(`Port of the local webhook listener that webhookUrl is forwarded to (default ${WEBHOOK_DEFAULTS.port}).`),
+    webhookPath: z
+      .string()
+      .regex(/^\//, "webhookPath must start with '/'")
+      .optional()
+      .describe(`Path the webhook listener accepts updates on (default "${WEBHOOK_DEFAULTS.path}").`),
+    replyToMode: z.enum(["off", "first", "all", "batched"]).optional().describe('Quote the user\'s message in replies: "off" (default), "first", "all", "batched".'),
+    linkPreview: z.boolean().optional().describe("Show link previews in sent messages (default true)."),
+  },
+  rootOnly: {
+    apiRoot: z.url().optional().describe("Bot API root without /bot<token> (default https://api.telegram.org)."),
+  },
+});
+
+/** Everything validation and doctor need to know about `channels.telegram`. */
+export const telegramChannelConfig = defineChannelConfig({
+  id: "telegram",
+  label: "Telegram",
+  packageName: "@openclaw/telegram",
+  streamingDefaults: { previewMode: "partial", blockReplies: "inherit" },
+  schema: telegramConfigSchema,
+  migrations: [
+    defineStreamingAliasMigration({
+      channelId: "telegram",
+      modes: ["off", "partial", "block", "progress"],
+      flatKeys: [...STANDARD_FLAT_KEYS, DRAFT_CHUNK_KEY],
+    }),
+  ],
+});
+
+export default telegramChannelConfig;
