@@ -38,6 +38,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   const budgets = new Map<string, SendBudget>();
   const inFlight = new Set<Promise<unknown>>();
   let accepting = true;
+  let closed = false;
 
   const definitionOf = (channel: string): ChannelConfigDefinition | undefined =>
     deps.plugins.get(channel)?.config ?? BUILTIN_CHANNELS.find((d) => d.id === channel);
@@ -86,6 +87,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
 
   /** Finishes finals a crash or shutdown interrupted, once their account is running again. */
   const resumePending = (attempt = 0): void => {
+    if (closed) return;
     const pending = ledger.pending();
     if (pending.length === 0) return;
     let waiting = false;
@@ -210,6 +212,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       await Promise.race([Promise.allSettled([...inFlight]), deadline]);
     },
     close() {
+      closed = true;
       budgets.clear();
     },
   };

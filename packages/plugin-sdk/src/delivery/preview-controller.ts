@@ -208,7 +208,10 @@ export class PreviewController {
       // Render the newest text at the moment the send leaves (it may have grown while waiting).
       const fresh = segment.end !== undefined || this.#layout();
       text = fresh ? this.#previewText(segment) : wanted;
-      const options = this.#sendOptions("preview", `${this.#o.idempotencyKey}#${index}`, this.#previewSignal);
+      // Once a preview call has left it must be allowed to finish: aborting a send half-way can
+      // leave a message on the platform that we never learned the id of (an orphan the user
+      // sees twice). `finalize` only stops previews that are still waiting for the budget.
+      const options = this.#sendOptions("preview", `${this.#o.idempotencyKey}#${index}`, this.#o.signal);
       if (segment.messageId === undefined) return (await outbound.sendText(target, text, options)).messageId;
       await outbound.editText!(target, segment.messageId, text, options);
       return segment.messageId;
