@@ -65,3 +65,27 @@ it("with no model configured it answers how to configure one, without crashing",
   expect(run.code).toBe(1);
   expect(run.stdout).toContain("openclaw config set agents.defaults.model");
 });
+
+it("without --local the turn goes to the running gateway and streams back", async () => {
+  const { startGateway, silentLogger } = await import("../src/gateway/index.js");
+  const stateDir = path.join(home, ".openclaw");
+  const gateway = await startGateway({
+    paths: { stateDir, configPath: path.join(stateDir, "openclaw.json") },
+    port: 0,
+    token: "a-long-enough-test-token",
+    plugins: [],
+    log: silentLogger,
+    env: { HOME: home },
+  });
+  try {
+    fake.enqueue([{ text: "answered by the gateway" }]);
+    const run = await runCli(["agent", "-m", "hi", "--url", gateway.url, "--token", "a-long-enough-test-token"], { home });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("answered by the gateway");
+  } finally {
+    await gateway.stop({ timeoutMs: 2000 });
+  }
+  const noGateway = await runCli(["agent", "-m", "hi", "--url", "ws://127.0.0.1:9"], { home });
+  expect(noGateway.code).toBe(1);
+  expect(noGateway.stderr).toContain("openclaw gateway");
+});

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import path from "node:path";
 import { findAgentEntry, resolveAgentId } from "../agents/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
 import { dailyMemoryFiles } from "../memory/index.js";
@@ -16,10 +17,11 @@ import {
   matchResetTrigger,
   openAgentStore,
   parseSessionKey,
+  resolveSessionConfig,
   type SessionOrigin,
   type SessionStore,
 } from "../sessions/index.js";
-import { buildSkillsPromptSection, eligibleSkills } from "../skills/index.js";
+import { buildSkillsPromptSection, compactHome, eligibleSkills } from "../skills/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy, type AgentTool, type ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
@@ -28,6 +30,12 @@ import { runAgentLoop, type LoopRecord } from "./loop.js";
 import { createSessionTools } from "./session-tools.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
+
+interface SkillSnapshot {
+  section: string;
+  files: ReadonlyMap<string, string>;
+  env: Record<string, string>;
+}
 
 /** How long one skill discovery serves new sessions of the same agent. */
 const SKILL_DISCOVERY_TTL_MS = 5000;
@@ -92,10 +100,10 @@ export class AgentRuntime {
   private readonly version: string;
   private readonly stores = new Map<string, SessionStore>();
   private readonly ensured = new Map<string, Promise<{ bootstrapPending: boolean }>>();
-  private readonly skillSnapshots = new Map<string, string>();
+  private readonly skillSnapshots = new Map<string, SkillSnapshot>();
   private readonly processes = new Map<string, ProcessRegistry>();
   private readonly toolCache = new Map<string, AgentTool[]>();
-  private readonly skillCache = new Map<string, { at: number; section: Promise<string> }>();
+  private readonly skillCache = new Map<string, { at: number; snapshot: Promise<SkillSnapshot> }>();
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.config = options.config;
@@ -110,7 +118,7 @@ export class AgentRuntime {
   store(agentId: string): SessionStore {
     let store = this.stores.get(agentId);
     if (!store) {
-      store = openAgentStore({ stateDir: this.paths.stateDir, agentId, sessionConfig: undefined });
+      store = openAgentStore({ stateDir: this.paths.stateDir, agentId, sessionConfig: resolveSessionConfig(this.config) });
       this.stores.set(agentId, store);
     }
     return store;
@@ -183,7 +191,8 @@ export class AgentRuntime {
         totalMaxChars: settings.bootstrapTotalMaxChars,
       });
       const keyKind = parseSessionKey(sessionKey);
-      const isMain = keyKind.kind === "main" || keyKind.kind === "direct";
+      const isMain = keyKind.kind === "main";
+      const skills = await this.skillsFor(agentId, settings.workspaceDir, session.sessionId);
       const tools = this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
       const system = buildSystemPrompt({
         mode,
@@ -191,7 +200,7 @@ export class AgentRuntime {
           ? { agentName: findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)!.identity!.name! }
           : {}),
         tools,
-        skillsSection: await this.skillsSection(agentId, settings.workspaceDir, session.sessionId),
+        skillsSection: skills.section,
         workspaceDir: settings.workspaceDir,
         projectContext: context.text,
         ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
@@ -199,7 +208,7 @@ export class AgentRuntime {
         now: this.now(),
         timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
         runtime: { agentId, sessionKey, model: candidates[0]!.ref, host: hostname(), version: this.version, ...(keyKind.channel ? { channel: keyKind.channel } : {}) },
-        allowSilentReply: !isMain,
+        allowSilentReply: keyKind.kind !== "main" && keyKind.kind !== "direct",
       });
       const history = historyFromEvents(store.readEvents(session.sessionId));
       const result = await runAgentLoop({
@@ -208,7 +217,15 @@ export class AgentRuntime {
         system,
         messages: history,
         tools,
-        toolContext: { workspaceDir: settings.workspaceDir, agentId, sessionKey, config: this.config, stateDir: this.paths.stateDir },
+        toolContext: {
+          workspaceDir: settings.workspaceDir,
+          agentId,
+          sessionKey,
+          config: this.config,
+          stateDir: this.paths.stateDir,
+          readableFiles: skills.files,
+          ...(Object.keys(skills.env).length ? { env: skills.env } : {}),
+        },
         signal: controller.signal,
         ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
         record: (entry) => record([this.toTranscript(entry)]),
@@ -227,7 +244,8 @@ export class AgentRuntime {
       emit({ type: "final", text: silent ? "" : result.finalText, silent });
       return finish("ok", silent ? "" : result.finalText, { silent, ...(result.modelRef ? { modelRef: result.modelRef } : {}) });
     } catch (err) {
-      const kind = err instanceof ProviderError ? err.kind : "unknown";
+      const kind =
+        err instanceof ProviderError ? err.kind : (err as { code?: string }).code === "WORKSPACE_VANISHED" ? "workspace" : err instanceof Error && "exitCode" in err ? "config" : "unknown";
       if (kind === "abort" || (controller.signal.aborted && !(err instanceof ProviderError && err.kind === "timeout"))) {
         const timedOut = (controller.signal.reason as { name?: string } | undefined)?.name === "TimeoutError";
         if (timedOut) {
@@ -306,31 +324,48 @@ export class AgentRuntime {
   }
 
   /**
-   * The skills list is snapshotted per session, so the prompt stays stable within a session.
-   * Discovery itself is shared by an agent's sessions for a few seconds, so a burst of new
-   * sessions does not rescan every skill folder each time.
+   * The skills of a session: the prompt section, the SKILL.md files `read` may open, and the
+   * environment from `skills.entries` (env, and apiKey as the skill's primaryEnv; never
+   * overriding a variable the process already has). Snapshotted per session so the prompt stays
+   * stable; discovery is shared by an agent's sessions for a few seconds.
    */
-  private async skillsSection(agentId: string, workspaceDir: string, sessionId: string): Promise<string> {
+  private async skillsFor(agentId: string, workspaceDir: string, sessionId: string): Promise<SkillSnapshot> {
     const cached = this.skillSnapshots.get(sessionId);
     if (cached !== undefined) return cached;
     const now = Date.now();
     let shared = this.skillCache.get(agentId);
     if (!shared || now - shared.at > SKILL_DISCOVERY_TTL_MS) {
-      shared = { at: now, section: this.discoverSkillsSection(agentId, workspaceDir) };
-      shared.section.catch(() => this.skillCache.delete(agentId));
+      shared = { at: now, snapshot: this.discoverSkills(agentId, workspaceDir) };
+      shared.snapshot.catch(() => this.skillCache.delete(agentId));
       this.skillCache.set(agentId, shared);
     }
-    const section = await shared.section;
+    const snapshot = await shared.snapshot;
     if (this.skillSnapshots.size > 512) this.skillSnapshots.clear();
-    this.skillSnapshots.set(sessionId, section);
-    return section;
+    this.skillSnapshots.set(sessionId, snapshot);
+    return snapshot;
   }
 
-  private async discoverSkillsSection(agentId: string, workspaceDir: string): Promise<string> {
+  private async discoverSkills(agentId: string, workspaceDir: string): Promise<SkillSnapshot> {
     const home = this.env.HOME ?? "";
     const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
     const limits = this.config.skills.limits;
-    return buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
+    const section = buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
+    const env: Record<string, string> = {};
+    const entries = this.config.skills.entries ?? {};
+    for (const skill of skills) {
+      const entry = entries[skill.key];
+      if (!entry) continue;
+      for (const [k, v] of Object.entries(entry.env ?? {})) if (this.env[k] === undefined && env[k] === undefined) env[k] = v;
+      const primary = skill.gating?.primaryEnv;
+      if (entry.apiKey && primary && this.env[primary] === undefined && env[primary] === undefined) env[primary] = entry.apiKey;
+    }
+    const files = new Map<string, string>();
+    for (const s of skills) {
+      const abs = path.resolve(s.path);
+      files.set(abs, abs);
+      files.set(compactHome(abs, home), abs);
+    }
+    return { section, files, env };
   }
 
   async close(): Promise<void> {

@@ -64,10 +64,15 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     return p;
   };
 
-  /** Sends a complete text to a chat (pairing replies, /queue answers, the message tool). */
-  const sendPlain = async (account: AccountHandle, target: OutboundTarget, text: string, key: string): Promise<string[]> => {
-    const limit = Number(account.config.textChunkLimit ?? account.plugin.capabilities.textLimit);
-    const chunks = chunkText(text, { maxChars: limit });
+  /** The account's message size: the configured `textChunkLimit`, never above the platform's limit. */
+  const textLimitOf = (account: AccountHandle): number => {
+    const platform = account.plugin.capabilities.textLimit;
+    const configured = Number(account.config.textChunkLimit);
+    return Number.isFinite(configured) && configured > 0 ? Math.min(configured, platform) : platform;
+  };
+
+  /** Sends prepared parts to a chat exactly once (recorded in the ledger under `key`). */
+  const sendChunks = async (account: AccountHandle, target: OutboundTarget, chunks: readonly string[], key: string): Promise<string[]> => {
     const budget = budgetOf(account);
     const result = await deliverFinal({
       ledger,
@@ -85,28 +90,33 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     return result.messageIds;
   };
 
-  /** Finishes finals a crash or shutdown interrupted, once their account is running again. */
-  const resumePending = (attempt = 0): void => {
-    if (closed) return;
-    const pending = ledger.pending();
-    if (pending.length === 0) return;
-    let waiting = false;
-    for (const entry of pending) {
+  /** Sends a complete text to a chat (pairing replies, /queue answers, the message tool). */
+  const sendPlain = (account: AccountHandle, target: OutboundTarget, text: string, key: string): Promise<string[]> =>
+    sendChunks(account, target, chunkText(text, { maxChars: textLimitOf(account) }), key);
+
+  // Finals a crash or shutdown interrupted: taken now, before this process starts deliveries of
+  // its own (which are in the ledger as pending while they run and must not be sent twice).
+  ledger.prune();
+  const interrupted = ledger.pending();
+
+  /** Finishes the interrupted finals, with the parts recorded, once their account is running. */
+  const resumePending = (entries: typeof interrupted, attempt = 0): void => {
+    const waiting: typeof interrupted = [];
+    for (const entry of entries) {
       const account = deps.accounts.get(entry.channel, entry.accountId);
       if (!account) {
-        waiting = true;
+        waiting.push(entry);
         continue;
       }
-      const target = entry.target as OutboundTarget;
       track(
-        sendPlain(account, target, entry.chunks.join("\n\n"), entry.key).catch((err: unknown) =>
+        sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key).catch((err: unknown) =>
           account.log.warn(`could not finish an interrupted reply: ${(err as Error).message}`),
         ),
       );
     }
-    if (waiting && attempt < 30) setTimeout(() => resumePending(attempt + 1), 1000).unref?.();
+    if (waiting.length > 0 && attempt < 30) setTimeout(() => resumePending(waiting, attempt + 1), 1000).unref?.();
   };
-  setTimeout(() => resumePending(), 500).unref?.();
+  if (interrupted.length > 0) setTimeout(() => resumePending(interrupted), 500).unref?.();
 
   async function handle(message: InboundMessage, account: AccountHandle): Promise<void> {
     const decision = decideAccess(message, { channel: account.channel, accountId: account.accountId, config: account.config as never }, pairing);
@@ -136,7 +146,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
           chatKind: message.chat.kind,
         })
       : ({ kind: "final", reason: "no channel definition" } as const);
-    const textLimit = Math.min(Number(account.config.textChunkLimit ?? caps.textLimit), caps.textLimit);
+    const textLimit = textLimitOf(account);
     const chunkMode = (streaming as { chunkMode?: "length" | "newline" } | undefined)?.chunkMode ?? "length";
     const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
     const replyKey = `reply:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`;
@@ -162,23 +172,28 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       log: account.log,
     });
 
-    const outcome = await deps.queue.submit({
-      agentId: route.agentId,
-      sessionKey: route.sessionKey,
-      channel: account.channel,
-      text: mediaText(message),
-      onEvent: delivery.onEvent,
-      origin: { channel: account.channel, chatType: message.chat.kind, ...(message.sender.name ? { displayName: message.sender.name } : {}) },
-    });
-    if (outcome.kind === "command") {
-      await sendPlain(account, target, outcome.reply, `${replyKey}:command`);
-      return;
+    try {
+      const outcome = await deps.queue.submit({
+        agentId: route.agentId,
+        sessionKey: route.sessionKey,
+        channel: account.channel,
+        text: mediaText(message),
+        onEvent: delivery.onEvent,
+        origin: { channel: account.channel, chatType: message.chat.kind, ...(message.sender.name ? { displayName: message.sender.name } : {}) },
+      });
+      if (outcome.kind === "command") {
+        await sendPlain(account, target, outcome.reply, `${replyKey}:command`);
+        return;
+      }
+      if (outcome.kind === "dropped") {
+        account.log.warn(`message ${message.messageId} dropped: ${outcome.message}`);
+        return;
+      }
+      if ("result" in outcome && outcome.kind !== "ran") await outcome.result;
+    } finally {
+      // This message's own reply may get no events at all (steered, merged, cancelled, a command).
+      delivery.close();
     }
-    if (outcome.kind === "dropped") {
-      account.log.warn(`message ${message.messageId} dropped: ${outcome.message}`);
-      return;
-    }
-    if ("result" in outcome && outcome.kind !== "ran") await outcome.result;
     await delivery.done();
   }
 

@@ -13,7 +13,8 @@ import {
   type SendPriority,
 } from "@openclaw/plugin-sdk";
 import type { AgentEvent } from "../agent/index.js";
-import { createBlockCoalescer, createSilentReplyGuard, type BlockCoalescer, type BlockStreamingSettings, type SilentReplyGuard } from "../streaming/index.js";
+import { createBlockCoalescer, createSilentReplyGuard, type BlockStreamingSettings, type SilentReplyGuard } from "../streaming/index.js";
+import { BlockStream, blockText } from "./block-stream.js";
 import type { DeliveryPlan } from "./plan.js";
 
 export interface ReplyDeliveryOptions {
@@ -62,8 +63,7 @@ export class ReplyDelivery {
   private messageOpen = false;
   private progress: ProgressDraft | undefined;
   // blocks state
-  private chunker: BlockChunker | undefined;
-  private coalescer: BlockCoalescer | undefined;
+  private blocks: BlockStream | undefined;
   private blockIndex = 0;
   // native state
   private stream: NativeStream | null | undefined;
@@ -73,20 +73,22 @@ export class ReplyDelivery {
 
   constructor(private readonly o: ReplyDeliveryOptions) {
     if (o.plan.kind === "blocks") {
-      this.chunker = new BlockChunker({
+      const chunker = new BlockChunker({
         minChars: o.block.minChars,
         maxChars: o.block.maxChars,
         breakPreference: o.block.breakPreference,
         chunkMode: o.chunkMode,
         textChunkLimit: o.textLimit,
       });
-      this.coalescer = createBlockCoalescer({
+      const coalescer = createBlockCoalescer({
         minChars: o.block.coalesce.minChars,
         maxChars: Math.min(o.block.coalesce.maxChars, o.textLimit),
         idleMs: o.block.coalesce.idleMs,
-        joiner: o.block.coalesce.joiner,
-        onFlush: (text) => this.enqueue(() => this.sendBlock(text)),
+        // BlockStream prefixes each block with its own separator from the reply.
+        joiner: "",
+        onFlush: (text) => this.enqueue(() => this.sendBlock(blockText(text))),
       });
+      this.blocks = new BlockStream(chunker, coalescer);
     }
     if (o.plan.kind === "preview" && o.plan.mode === "progress") {
       this.progress = new ProgressDraft({
@@ -99,20 +101,24 @@ export class ReplyDelivery {
         signal: o.signal,
       });
     }
-    if (o.typing && o.outbound.typing) this.startTyping();
   }
 
   /** Feed every run event here, in order. */
   onEvent = (event: AgentEvent): void => {
     if (this.settled) return;
     switch (event.type) {
+      case "run_start":
+        // Typing starts with the run that answers this message (a message that was steered into
+        // another run, merged or cancelled never gets one, and never shows typing).
+        if (this.o.typing && this.o.outbound.typing && this.typingTimer === undefined) this.startTyping();
+        return;
       case "text_delta":
         return this.onDelta(event.text);
       case "text_end":
-        if (this.chunker && this.o.block.break === "text_end") this.flushBlocks(false);
+        if (this.blocks && this.o.block.break === "text_end") this.blocks.endSegment();
         return;
       case "message_end":
-        if (this.chunker) this.flushBlocks(false);
+        this.blocks?.endSegment();
         this.messageOpen = false;
         return;
       case "tool_start":
@@ -135,6 +141,15 @@ export class ReplyDelivery {
   /** Resolves when everything this reply sends has been sent (or dropped). */
   done(): Promise<void> {
     return this.chain;
+  }
+
+  /**
+   * Ends a reply that will get no more events: its message was answered by another run (steered
+   * or merged), cancelled, or was a command. Stops typing and anything still pending; idempotent.
+   */
+  close(): void {
+    if (this.settled) return;
+    this.onAbort();
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -169,7 +184,7 @@ export class ReplyDelivery {
     this.messageOpen = true;
     const plan = this.o.plan;
     if (plan.kind === "blocks") {
-      for (const block of this.chunker!.push(released)) this.coalescer!.enqueue(block);
+      this.blocks!.push(released);
     } else if (plan.kind === "preview" && plan.mode !== "progress") {
       if (!this.preview) this.openPreview();
       this.previewText += released;
@@ -216,11 +231,6 @@ export class ReplyDelivery {
     });
   }
 
-  private flushBlocks(force: boolean): void {
-    for (const block of this.chunker!.flush({ force: true })) this.coalescer!.enqueue(block);
-    if (force) this.coalescer!.flush({ force: true });
-  }
-
   private async sendBlock(text: string): Promise<void> {
     const chunks = chunkText(text, { maxChars: this.o.textLimit, mode: this.o.chunkMode });
     const key = `${this.o.replyKey}:block:${this.blockIndex++}`;
@@ -257,7 +267,7 @@ export class ReplyDelivery {
     const plan = this.o.plan;
     if (silent) {
       this.preview?.abort();
-      this.coalescer?.stop();
+      this.blocks?.stop();
       if (this.progress) this.enqueue(() => this.progress!.clear());
       return;
     }
@@ -266,7 +276,7 @@ export class ReplyDelivery {
     if (held.text && !held.silent) this.onDeltaReleased(held.text);
 
     if (plan.kind === "blocks" && this.streamedText) {
-      this.flushBlocks(true);
+      this.blocks!.finish();
       return;
     }
     if (plan.kind === "preview" && plan.mode !== "progress" && this.preview) {
@@ -295,7 +305,7 @@ export class ReplyDelivery {
   private onDeltaReleased(text: string): void {
     this.streamedText = true;
     const plan = this.o.plan;
-    if (plan.kind === "blocks") for (const block of this.chunker!.push(text)) this.coalescer!.enqueue(block);
+    if (plan.kind === "blocks") this.blocks!.push(text);
     else if (plan.kind === "preview" && plan.mode !== "progress") {
       if (!this.preview) this.openPreview();
       this.previewText += text;
@@ -319,8 +329,10 @@ export class ReplyDelivery {
     this.settled = true;
     this.stopTyping();
     this.preview?.abort();
-    this.coalescer?.stop();
-    if (this.stream) void this.stream.abort("the run ended without a reply").catch(() => undefined);
+    // A progress draft would otherwise keep saying "Working…" forever.
+    if (this.progress) this.enqueue(() => this.progress!.clear());
+    this.blocks?.stop();
+    if (this.streamPending) void this.streamPending.then((stream) => stream?.abort("the run ended without a reply")).catch(() => undefined);
   }
 
   private startTyping(): void {

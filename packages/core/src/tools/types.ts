@@ -13,6 +13,13 @@ export interface ToolContext {
   stateDir: string;
   /** `"provider/model"` of the model calling the tool; gates apply_patch. */
   modelRef?: string;
+  /**
+   * Files outside the workspace that `read` may open: the SKILL.md of each eligible skill, keyed
+   * by every spelling the prompt may use (absolute, and `~/…`), valued by the absolute path.
+   */
+  readableFiles?: ReadonlyMap<string, string>;
+  /** Variables added to exec's environment (skill env and API keys from `skills.entries`). */
+  env?: Record<string, string>;
 }
 
 /** What a tool call returns to the model. */

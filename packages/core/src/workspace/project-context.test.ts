@@ -101,8 +101,12 @@ describe("assembleProjectContext", () => {
       expect(ctx.files.map((f) => f.name)).toEqual([...SIX]);
       expect(ctx.text).not.toContain("secret");
     }
+    // A DM session of its own (dmScope per-peer and up) is not the main session: no MEMORY.md.
     const direct = await assembleProjectContext(ws, { sessionKey: "agent:main:telegram:direct:7" });
-    expect(direct.files.map((f) => f.name)).toContain("MEMORY.md");
+    expect(direct.sessionKind).toBe("direct");
+    expect(direct.files.map((f) => f.name)).not.toContain("MEMORY.md");
+    const main = await assembleProjectContext(ws, { sessionKey: "agent:main:main" });
+    expect(main.files.map((f) => f.name)).toContain("MEMORY.md");
     const cron = await assembleProjectContext(ws, { sessionKey: "cron:nightly" });
     expect(cron.files.map((f) => f.name)).toEqual(["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md"]);
   });

@@ -3,13 +3,15 @@ import { parseSessionKey } from "../sessions/index.js";
 import type { BootstrapFileName } from "./bootstrap-files.js";
 
 /** How a session is treated when choosing bootstrap files. */
-export type BootstrapSessionKind = "main" | "subagent" | "group" | "cron";
+export type BootstrapSessionKind = "main" | "direct" | "subagent" | "group" | "cron";
 
 /**
  * - sub-agent keys -> subagent (AGENTS.md and TOOLS.md only);
  * - cron keys -> cron;
  * - group, channel and forum-topic keys, and threads inside them -> group (never MEMORY.md);
- * - anything else (the main key, direct messages) -> main (every file).
+ * - per-peer direct-message keys -> direct (everything but MEMORY.md, which only the main
+ *   session gets; with `session.dmScope: "main"` DMs share the main session and get it);
+ * - anything else (the main key) -> main (every file).
  */
 export function classifySessionKey(sessionKey: string): BootstrapSessionKind {
   const parsed = parseSessionKey(sessionKey.trim());
@@ -17,6 +19,7 @@ export function classifySessionKey(sessionKey: string): BootstrapSessionKind {
   if (kind === "subagent" || (parsed.subagentPath?.length ?? 0) > 0) return "subagent";
   if (kind === "cron") return "cron";
   if (kind === "group" || kind === "channel" || kind === "topic") return "group";
+  if (kind === "direct") return "direct";
   return "main";
 }
 
@@ -24,6 +27,7 @@ const ALLOWED: Record<Exclude<BootstrapSessionKind, "main">, ReadonlySet<Bootstr
   subagent: new Set(["AGENTS.md", "TOOLS.md"]),
   cron: new Set(["AGENTS.md", "TOOLS.md", "SOUL.md", "IDENTITY.md", "USER.md"]),
   group: new Set(["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md"]),
+  direct: new Set(["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md"]),
 };
 
 /** Whether a bootstrap file is given to sessions of this kind (main sessions get every file). */

@@ -215,3 +215,46 @@ describe("session tools", () => {
     expect(res.text).toBe("ops says fine");
   });
 });
+
+describe("skills and resets in a run", () => {
+  it("the model can read an eligible skill's SKILL.md outside the workspace, with {baseDir} filled in, and exec sees the skill's env", async () => {
+    const skillDir = path.join(stateDir, "skills", "weather");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(skillDir, { recursive: true });
+    writeFileSync(
+      path.join(skillDir, "SKILL.md"),
+      "---\nname: weather\ndescription: Look up the weather.\nmetadata:\n  openclaw:\n    primaryEnv: WEATHER_KEY\n---\nRun {baseDir}/fetch.sh\n",
+    );
+    fake.enqueue(
+      [
+        { toolCall: { name: "read", arguments: { path: "~/skills/weather/SKILL.md" } } },
+        { toolCall: { name: "exec", arguments: { command: "echo key=$WEATHER_KEY" } } },
+      ],
+      [{ text: "ok" }],
+    );
+    const rt = makeRuntime({ skills: { entries: { weather: { apiKey: "sekret" } } } });
+    await rt.runTurn({ message: "weather?" });
+    const system = fake.requests[0]!.body.messages[0].content as string;
+    expect(system).toContain("~/skills/weather/SKILL.md"); // HOME is the state dir in these tests
+    const tools = fake.requests[1]!.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+    expect(tools.join("\n")).toContain(`Run ${skillDir}/fetch.sh`);
+    expect(tools.join("\n")).toContain("key=sekret");
+  });
+
+  it("applies session.reset: an idle session starts over on the next message", async () => {
+    let now = Date.parse("2026-11-29T10:00:00Z");
+    const config = makeConfig({
+      agents: { defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") } },
+      models: { providers: { local: { api: "openai-completions", baseUrl: fake.baseUrl, apiKey: "k", models: [{ id: "fake-model" }] } } },
+      session: { reset: { mode: "idle", idleMinutes: 30 } },
+    });
+    runtime = new AgentRuntime({ config, paths: { stateDir, configPath: path.join(stateDir, "openclaw.json") }, env: { HOME: stateDir }, now: () => new Date(now) });
+    const first = await runtime.runTurn({ message: "one" });
+    now += 10 * 60_000;
+    const second = await runtime.runTurn({ message: "two" });
+    expect(second.sessionId).toBe(first.sessionId);
+    now += 45 * 60_000;
+    const third = await runtime.runTurn({ message: "three" });
+    expect(third.sessionId).not.toBe(first.sessionId);
+  });
+});

@@ -1,12 +1,13 @@
 // `openclaw agent`, loaded only when it runs.
 import { AgentRuntime, type AgentEvent } from "../../agent/index.js";
-import { UserError } from "../../config/index.js";
 import type { CliContext } from "../context.js";
 import { coreVersion } from "../version.js";
 
 export interface AgentCommandOptions {
   message: string;
   local?: boolean;
+  url?: string;
+  token?: string;
   agent?: string;
   session?: string;
   json?: boolean;
@@ -19,17 +20,69 @@ function describeArgs(args: unknown): string {
 
 /** Runs one turn in-process; text streams to stdout, tool activity to stderr. Ctrl-C aborts the run. */
 export async function runAgentCommand(ctx: CliContext, opts: AgentCommandOptions): Promise<void> {
-  if (!opts.local) {
-    throw new UserError(
-      "openclaw agent without --local sends the turn to a running gateway, which this version does not ship yet. Run it in this process with --local.",
-      2,
-    );
-  }
+  if (!opts.local) return runThroughGateway(ctx, opts);
   const loaded = await ctx.loadConfig();
   const runtime = new AgentRuntime({ config: loaded.config, paths: ctx.paths(), version: coreVersion() });
   const controller = new AbortController();
   const onSigint = () => controller.abort(new DOMException("interrupted", "AbortError"));
   process.once("SIGINT", onSigint);
+  const { onEvent, finish } = terminalPrinter(ctx, opts);
+  try {
+    const result = await runtime.runTurn({
+      message: opts.message,
+      ...(opts.agent ? { agentId: opts.agent } : {}),
+      ...(opts.session ? { sessionKey: opts.session } : {}),
+      signal: controller.signal,
+      onEvent,
+    });
+    finish();
+    if (result.status === "aborted") process.exitCode = 130;
+    else if (result.status !== "ok") process.exitCode = 1;
+  } finally {
+    process.off("SIGINT", onSigint);
+    await runtime.close();
+  }
+}
+
+/** Sends the turn to the running gateway (`agent` method) and streams its events back. */
+async function runThroughGateway(ctx: CliContext, opts: AgentCommandOptions): Promise<void> {
+  const { connectToGateway } = await import("../../gateway/index.js");
+  const client = await connectToGateway({ paths: ctx.paths(), ...(opts.url ? { url: opts.url } : {}), ...(opts.token ? { token: opts.token } : {}) });
+  const { onEvent, finish } = terminalPrinter(ctx, opts);
+  try {
+    const ended = new Promise<AgentEvent & { type: "run_end" }>((resolve, reject) => {
+      let runId: string | undefined;
+      const early: { runId: string; event: AgentEvent }[] = [];
+      const handle = (p: { runId: string; event: AgentEvent }) => {
+        onEvent(p.event);
+        if (p.event.type === "run_end") resolve(p.event);
+      };
+      client.onEvent((frame) => {
+        if (frame.event !== "agent") return;
+        const payload = frame.payload as { runId: string; event: AgentEvent };
+        if (runId === undefined) early.push(payload);
+        else if (payload.runId === runId) handle(payload);
+      });
+      client
+        .request<{ runId: string }>("agent", { message: opts.message, ...(opts.agent ? { agentId: opts.agent } : {}), ...(opts.session ? { sessionKey: opts.session } : {}) })
+        .then((res) => {
+          runId = res.runId;
+          for (const p of early.splice(0)) if (p.runId === runId) handle(p);
+        }, reject);
+    });
+    const onSigint = () => void client.request("chat.abort", { ...(opts.session ? { sessionKey: opts.session } : {}) }).catch(() => undefined);
+    process.once("SIGINT", onSigint);
+    const end = await ended.finally(() => process.off("SIGINT", onSigint));
+    finish();
+    if (end.status === "aborted") process.exitCode = 130;
+    else if (end.status !== "ok") process.exitCode = 1;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Prints run events: text to stdout as it streams, tool activity and errors to stderr; or JSON lines. */
+function terminalPrinter(ctx: CliContext, opts: AgentCommandOptions): { onEvent: (event: AgentEvent) => void; finish: () => void } {
   let wroteText = false;
   let lineOpen = false;
   const onEvent = (event: AgentEvent) => {
@@ -68,19 +121,10 @@ export async function runAgentCommand(ctx: CliContext, opts: AgentCommandOptions
         break;
     }
   };
-  try {
-    const result = await runtime.runTurn({
-      message: opts.message,
-      ...(opts.agent ? { agentId: opts.agent } : {}),
-      ...(opts.session ? { sessionKey: opts.session } : {}),
-      signal: controller.signal,
-      onEvent,
-    });
-    if (!opts.json && lineOpen) ctx.stdout.write("\n");
-    if (result.status === "aborted") process.exitCode = 130;
-    else if (result.status !== "ok") process.exitCode = 1;
-  } finally {
-    process.off("SIGINT", onSigint);
-    await runtime.close();
-  }
+  return {
+    onEvent,
+    finish: () => {
+      if (!opts.json && lineOpen) ctx.stdout.write("\n");
+    },
+  };
 }

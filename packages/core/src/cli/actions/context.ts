@@ -46,6 +46,7 @@ const KIND_LABEL: Record<BootstrapSessionKind, string> = {
   main: "main session: every file",
   subagent: "sub-agent session: AGENTS.md and TOOLS.md only",
   group: "group/channel session: no MEMORY.md",
+  direct: "direct-message session of its own: no MEMORY.md (only the main session gets it)",
   cron: "cron session: AGENTS, TOOLS, SOUL, IDENTITY and USER only",
 };
 

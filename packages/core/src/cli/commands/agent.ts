@@ -11,9 +11,11 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .command("agent")
     .description("run one agent turn and stream the reply to the terminal")
     .requiredOption("-m, --message <text>", "the message to send to the agent")
-    .option("--local", "run the turn in this process (no gateway needed)")
+    .option("--local", "run the turn in this process (no gateway needed); default: send it to the running gateway")
     .option("--agent <id>", "which agent answers (default: the default agent)")
     .option("--session <key>", "session key (default: the agent's main session, agent:<id>:main)")
     .option("--json", "print every run event as one JSON object per line instead of text")
+    .option("--url <url>", "gateway URL when not local (default: from config and OPENCLAW_GATEWAY_URL/PORT)")
+    .option("--token <token>", "gateway token when not local (default: OPENCLAW_GATEWAY_TOKEN or <stateDir>/gateway.token)")
     .action(async (opts: AgentCommandOptions) => (await actions()).runAgentCommand(ctx, opts));
 }

@@ -124,6 +124,7 @@ export const agentEntrySchema = z
     humanDelay: humanDelaySchema.optional(),
     bootstrapMaxChars: z.int().positive().optional().describe("Overrides agents.defaults.bootstrapMaxChars."),
     bootstrapTotalMaxChars: z.int().positive().optional().describe("Overrides agents.defaults.bootstrapTotalMaxChars."),
+    timeoutSeconds: z.int().positive().optional().describe("Overrides agents.defaults.timeoutSeconds for this agent's runs."),
   })
   .describe("One agent: its own workspace, model, skills and tools.");
 

@@ -21,7 +21,7 @@ type Args = z.output<typeof schema>;
 async function runForeground(args: Args, ctx: ToolContext, cwd: string): Promise<ToolResult> {
   const settings = resolveExecSettings(ctx.config);
   const timeoutSeconds = Math.min(args.timeout ?? settings.timeoutSeconds, settings.timeoutSeconds);
-  const shell = new ShellProcess({ command: args.command, cwd });
+  const shell = new ShellProcess({ command: args.command, cwd, ...(ctx.env ? { env: ctx.env } : {}) });
   const output = new HeadTailBuffer(settings.maxOutputChars);
   shell.onOutput((t) => output.push(t));
   let timedOut = false;
@@ -107,6 +107,7 @@ export function createExecTool(processes: ProcessRegistry): AgentTool {
         cwd,
         sessionKey: ctx.sessionKey,
         maxOutputChars: settings.maxOutputChars,
+        ...(ctx.env ? { env: ctx.env } : {}),
         ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
         signal: ctx.signal,
       });

@@ -88,6 +88,8 @@ export interface StartJobOptions {
   timeoutMs?: number;
   /** The run's abort signal: aborting kills the job. */
   signal?: AbortSignal;
+  /** Variables added to the job's environment. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -100,7 +102,7 @@ export class ProcessRegistry {
 
   /** Starts `command` as a background job. */
   start(options: StartJobOptions): BackgroundJob {
-    const shell = new ShellProcess({ command: options.command, cwd: options.cwd });
+    const shell = new ShellProcess({ command: options.command, cwd: options.cwd, ...(options.env ? { env: options.env } : {}) });
     const id = `job-${++this.counter}`;
     const job = new BackgroundJob(id, options.command, options.sessionKey, shell, options.maxOutputChars, options.timeoutMs);
     this.jobs.set(id, job);

@@ -1,4 +1,5 @@
 import { createReadStream, promises as fs } from "node:fs";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { defineTool, ToolError } from "../define.js";
@@ -61,6 +62,26 @@ async function readWindow(file: string, offset: number, limit: number, maxChars:
   return out;
 }
 
+/** A listed skill file (absolute, or with `~/`), or undefined. */
+function resolveSkillFile(userPath: string, readable: ReadonlyMap<string, string> | undefined): string | undefined {
+  if (!readable || readable.size === 0) return undefined;
+  const exact = readable.get(userPath.trim());
+  if (exact) return exact;
+  return path.isAbsolute(userPath) ? readable.get(path.resolve(userPath)) : undefined;
+}
+
+/** Reads a skill's SKILL.md, with `{baseDir}` replaced by the skill's folder. */
+async function readSkillFile(file: string, offset: number, limit: number) {
+  const text = (await fs.readFile(file, "utf8")).split("{baseDir}").join(path.dirname(file));
+  const lines = text.split("\n");
+  const window = lines.slice(offset - 1, offset - 1 + limit);
+  const more = offset - 1 + limit < lines.length;
+  return {
+    content: window.join("\n") + (more ? `\n[… ${lines.length - (offset - 1 + limit)} more lines; read again with offset ${offset + limit}]` : ""),
+    details: { path: file, skill: true },
+  };
+}
+
 /** The `read` tool: a text file from the workspace, optionally a window of lines. */
 export function createReadTool(): AgentTool {
   return defineTool({
@@ -71,6 +92,8 @@ export function createReadTool(): AgentTool {
       "when more follow, a notice says which offset to pass next. Binary files are refused.",
     schema,
     async run(args, ctx) {
+      const skillFile = resolveSkillFile(args.path, ctx.readableFiles);
+      if (skillFile) return readSkillFile(skillFile, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT);
       const target = resolveInWorkspace(ctx.workspaceDir, args.path, { mustExist: true });
       if (target.isDirectory) {
         throw new ToolError(`"${args.path}" is a directory, not a file. List it with exec (e.g. "ls ${target.relative}").`);
