@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createConfigRegistry, formatProblems, resolveConfigSource, validateConfig } from "../src/config/index.js";
 
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url));
-const DOCS = ["streaming.md", "configuration.md", "workspace.md", "skills.md", "sessions.md", "agent.md"] as const;
+const DOCS = ["streaming.md", "configuration.md", "workspace.md", "skills.md", "sessions.md", "agent.md", "gateway.md", "plugins.md", "access.md", "delivery.md", "channels/telegram.md"] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };
 
