@@ -22,7 +22,7 @@ export const TELEGRAM_TEXT_CHUNK_LIMIT = 4000;
 
 const topicSchema = z.strictObject({
   ...groupSettingsShape,
-  agentId: z.string().optional().describe("Route this topic to another agent."),
+  agentId: z.string().optional().describe("Route this topic to another agent (an exact peer binding still wins)."),
 });
 
 const telegramGroupSchema = z.strictObject({

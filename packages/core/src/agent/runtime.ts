@@ -103,6 +103,7 @@ export class AgentRuntime {
   private readonly skillSnapshots = new Map<string, SkillSnapshot>();
   private readonly processes = new Map<string, ProcessRegistry>();
   private readonly toolCache = new Map<string, AgentTool[]>();
+  private readonly sessionInstructions = new Map<string, string>();
   private readonly skillCache = new Map<string, { at: number; snapshot: Promise<SkillSnapshot> }>();
 
   constructor(private readonly options: AgentRuntimeOptions) {
@@ -122,6 +123,16 @@ export class AgentRuntime {
       this.stores.set(agentId, store);
     }
     return store;
+  }
+
+  /**
+   * Standing instructions for one session, added to its system prompt (a group's
+   * `systemPrompt` from the channel config). `undefined` removes them.
+   */
+  setSessionInstructions(sessionKey: string, text: string | undefined): void {
+    const key = sessionKey.toLowerCase();
+    if (text && text.trim()) this.sessionInstructions.set(key, text.trim());
+    else this.sessionInstructions.delete(key);
   }
 
   resolveAgent(agentId?: string): string {
@@ -203,6 +214,7 @@ export class AgentRuntime {
         skillsSection: skills.section,
         workspaceDir: settings.workspaceDir,
         projectContext: context.text,
+        ...(this.sessionInstructions.has(sessionKey) ? { chatInstructions: this.sessionInstructions.get(sessionKey)! } : {}),
         ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
         ...(mode === "full" && isMain ? { dailyMemory: await dailyMemoryFiles(settings.workspaceDir, this.now()) } : {}),
         now: this.now(),

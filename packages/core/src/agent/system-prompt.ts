@@ -16,6 +16,8 @@ export interface SystemPromptInput {
   workspaceDir: string;
   /** Output of the project-context assembly ('' when there is nothing to inject). */
   projectContext: string;
+  /** Instructions for this chat (a group's `systemPrompt`). */
+  chatInstructions?: string;
   /** First-run guidance while BOOTSTRAP.md is pending. */
   firstRunGuidance?: string;
   /** Today's and yesterday's memory/YYYY-MM-DD.md (main session only). */
@@ -83,6 +85,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   );
 
   if (input.projectContext) parts.push(input.projectContext.trim());
+  if (input.chatInstructions) parts.push(`## Instructions for this chat\n${input.chatInstructions.trim()}`);
   if (input.firstRunGuidance) parts.push(input.firstRunGuidance.trim());
 
   if (input.mode === "full" && input.dailyMemory && input.dailyMemory.length > 0) {

@@ -27,6 +27,17 @@ function mediaText(message: InboundMessage): string {
   return message.text ? `${notes}\n${message.text}` : notes;
 }
 
+/** The `systemPrompt` for a group message: the topic's, else the group's, else the `"*"` group's. */
+function groupSystemPrompt(config: Record<string, unknown>, message: InboundMessage): string | undefined {
+  type Settings = { systemPrompt?: string; topics?: Record<string, { systemPrompt?: string }> };
+  const groups = (config.groups ?? {}) as Record<string, Settings>;
+  const own = groups[message.chat.id];
+  const any = groups["*"];
+  const thread = message.chat.threadId;
+  const topic = thread !== undefined ? (own?.topics?.[thread] ?? own?.topics?.["*"]) : undefined;
+  return topic?.systemPrompt ?? own?.systemPrompt ?? any?.systemPrompt;
+}
+
 /**
  * From inbound message to delivered reply: access gate (pairing codes for strangers), routing to
  * an agent and session, the session queue, and delivery planned from the channel's streaming
@@ -56,6 +67,25 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       }
     }
     return budget;
+  };
+
+  // One signal per reply, all aborted by a single listener on their account's signal (which lives
+  // as long as the gateway), so replies never pile listeners onto it.
+  const liveReplies = new WeakMap<AbortSignal, Set<AbortController>>();
+  const replySignal = (account: AccountHandle): { signal: AbortSignal; release(): void } => {
+    const accountSignal = account.signal;
+    let live = liveReplies.get(accountSignal);
+    if (!live) {
+      const replies = new Set<AbortController>();
+      accountSignal.addEventListener("abort", () => replies.forEach((c) => c.abort(accountSignal.reason)), { once: true });
+      liveReplies.set(accountSignal, replies);
+      live = replies;
+    }
+    const controller = new AbortController();
+    if (accountSignal.aborted) controller.abort(accountSignal.reason);
+    live.add(controller);
+    const replies = live;
+    return { signal: controller.signal, release: () => void replies.delete(controller) };
   };
 
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -121,7 +151,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   async function handle(message: InboundMessage, account: AccountHandle): Promise<void> {
     const decision = decideAccess(message, { channel: account.channel, accountId: account.accountId, config: account.config as never }, pairing);
     if (decision.action === "drop") {
-      account.log.debug(`ignored message ${message.messageId} from ${message.sender.id}: ${decision.reason}`);
+      account.log.info(`ignored message ${message.messageId} from ${message.sender.id}: ${decision.reason}`);
       return;
     }
     const target: OutboundTarget = { chat: message.chat, replyToMessageId: message.messageId };
@@ -134,6 +164,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     }
 
     const route = resolveRoute(message, deps.config);
+    if (message.chat.kind !== "direct") deps.runtime.setSessionInstructions(route.sessionKey, groupSystemPrompt(account.config, message));
     const definition = definitionOf(account.channel);
     const caps = account.plugin.capabilities;
     const streaming = account.config.streaming as Parameters<typeof planDelivery>[0]["streaming"];
@@ -150,6 +181,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const chunkMode = (streaming as { chunkMode?: "length" | "newline" } | undefined)?.chunkMode ?? "length";
     const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
     const replyKey = `reply:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`;
+    const reply = replySignal(account);
     const delivery = new ReplyDelivery({
       outbound: account.outbound,
       budget: budgetOf(account),
@@ -165,10 +197,15 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       minEditIntervalMs: caps.minEditIntervalMs ?? 1000,
       chunkMode,
       previewChunkMax: Number((streaming as { preview?: { chunk?: { maxChars?: number } } } | undefined)?.preview?.chunk?.maxChars ?? 800),
+      ...((streaming as { preview?: { chunk?: { minChars?: number } } } | undefined)?.preview?.chunk?.minChars !== undefined
+        ? { previewMinChars: (streaming as { preview: { chunk: { minChars: number } } }).preview.chunk.minChars }
+        : {}),
+      ...((streaming as { preview?: { toolProgress?: boolean } } | undefined)?.preview?.toolProgress === false ? { previewToolProgress: false } : {}),
+      ...((streaming as { progress?: object } | undefined)?.progress ? { progress: (streaming as { progress: object }).progress } : {}),
       block: resolveBlockStreamingSettings(deps.config, { agentId: route.agentId, channelTextLimit: textLimit, ...(coalesce ? { channelCoalesce: coalesce } : {}), channelChunkMode: chunkMode }),
       replyToMode: ((account.config.replyToMode as string | undefined) ?? "off") as "off" | "first" | "all" | "batched",
       typing: caps.typing,
-      signal: account.signal,
+      signal: reply.signal,
       log: account.log,
     });
 
@@ -193,8 +230,9 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     } finally {
       // This message's own reply may get no events at all (steered, merged, cancelled, a command).
       delivery.close();
+      await delivery.done();
+      reply.release();
     }
-    await delivery.done();
   }
 
   return {

@@ -35,13 +35,26 @@ export interface ReplyDeliveryOptions {
   chunkMode: ChunkMode;
   /** `streaming.preview.chunk.maxChars` for the rotating "block" preview (default 800). */
   previewChunkMax: number;
+  /** `streaming.preview.chunk.minChars`: the first preview waits for this many characters. */
+  previewMinChars?: number;
+  /** `streaming.preview.toolProgress` (default true): show running tools under the preview. */
+  previewToolProgress?: boolean;
+  /** `streaming.progress` (mode "progress"). */
+  progress?: { label?: string | false; labels?: string[]; maxLines?: number; maxLineChars?: number; toolProgress?: boolean };
   block: BlockStreamingSettings;
   /** `replyToMode`: which messages quote the user's message. */
   replyToMode: "off" | "first" | "all" | "batched";
   typing: boolean;
+  /**
+   * This reply's signal (fires when the gateway gives up on deliveries). One per reply: the
+   * delivery helpers put listeners on it that must go away with the reply.
+   */
   signal: AbortSignal;
   log: { warn(message: string): void };
 }
+
+/** Rotates `streaming.progress.labels` from one reply to the next. */
+let rotation = 0;
 
 /**
  * Delivers one reply to one chat according to its plan, fed with the run's events in order:
@@ -61,7 +74,11 @@ export class ReplyDelivery {
   private previewText = "";
   private previewIndex = 0;
   private messageOpen = false;
+  /** Tools running while the preview shows them; the segment closes when the reply continues. */
+  private readonly runningTools = new Map<string, string>();
+  private closeOnNextText = false;
   private progress: ProgressDraft | undefined;
+  private showToolLines = true;
   // blocks state
   private blocks: BlockStream | undefined;
   private blockIndex = 0;
@@ -71,7 +88,10 @@ export class ReplyDelivery {
   private streamPending: Promise<NativeStream | null> | undefined;
   private lastStreamUpdate = 0;
 
+  private readonly signal: AbortSignal;
+
   constructor(private readonly o: ReplyDeliveryOptions) {
+    this.signal = o.signal;
     if (o.plan.kind === "blocks") {
       const chunker = new BlockChunker({
         minChars: o.block.minChars,
@@ -91,14 +111,20 @@ export class ReplyDelivery {
       this.blocks = new BlockStream(chunker, coalescer);
     }
     if (o.plan.kind === "preview" && o.plan.mode === "progress") {
+      const p = o.progress ?? {};
+      const label = p.labels && p.labels.length > 0 ? p.labels[rotation++ % p.labels.length] : p.label;
+      this.showToolLines = p.toolProgress !== false;
       this.progress = new ProgressDraft({
+        ...(label !== undefined ? { label } : {}),
+        ...(p.maxLines !== undefined ? { maxLines: p.maxLines } : {}),
+        ...(p.maxLineChars !== undefined ? { maxLineChars: p.maxLineChars } : {}),
         outbound: o.outbound,
         target: o.target,
         budget: o.budget,
         chatKey: o.chatKey,
         format: "markdown",
         idempotencyKey: `${o.replyKey}:progress`,
-        signal: o.signal,
+        signal: this.signal,
       });
     }
   }
@@ -122,11 +148,18 @@ export class ReplyDelivery {
         this.messageOpen = false;
         return;
       case "tool_start":
-        this.closePreviewSegment();
-        this.progress?.toolStart(event.callId, `${event.name} ${summarize(event.args)}`);
+        if (this.preview && this.o.previewToolProgress !== false) {
+          this.runningTools.set(event.callId, event.name);
+          this.closeOnNextText = true;
+          this.showTools();
+        } else {
+          this.closePreviewSegment();
+        }
+        if (this.showToolLines) this.progress?.toolStart(event.callId, `${event.name} ${summarize(event.args)}`);
         return;
       case "tool_end":
-        this.progress?.toolEnd(event.callId, !event.isError);
+        if (this.runningTools.delete(event.callId) && this.preview) this.showTools();
+        if (this.showToolLines) this.progress?.toolEnd(event.callId, !event.isError);
         return;
       case "final":
         return this.onFinal(event.text, event.silent);
@@ -164,22 +197,34 @@ export class ReplyDelivery {
   }
 
   private options(priority: SendPriority, key: string) {
-    return { signal: this.o.signal, priority, format: "markdown" as const, idempotencyKey: key };
+    return { signal: this.signal, priority, format: "markdown" as const, idempotencyKey: key };
   }
 
   private async send(text: string, priority: SendPriority, key: string): Promise<string> {
     const index = this.sentCount++;
     const target = this.targetFor(index);
     const result = await this.o.budget.run(this.o.chatKey, priority, () => this.o.outbound.sendText(target, text, this.options(priority, key)), {
-      signal: this.o.signal,
+      signal: this.signal,
     });
     if (result.status !== "sent") throw new Error(`send dropped (${result.reason})`);
     return result.value.messageId;
   }
 
+  /** The preview text with a line naming the tools that are running. */
+  private showTools(): void {
+    if (!this.preview) return;
+    const names = [...new Set(this.runningTools.values())];
+    this.preview.update(names.length ? `${this.previewText}\n\n⏳ ${names.join(", ")}…` : this.previewText);
+  }
+
   private onDelta(delta: string): void {
     const released = this.guard.push(delta);
     if (!released) return;
+    if (this.closeOnNextText) {
+      this.closeOnNextText = false;
+      this.runningTools.clear();
+      this.closePreviewSegment();
+    }
     this.streamedText = true;
     this.messageOpen = true;
     const plan = this.o.plan;
@@ -205,10 +250,11 @@ export class ReplyDelivery {
       chatKey: this.o.chatKey,
       textLimit: this.o.textLimit,
       editLimit,
+      minInitialChars: this.o.previewMinChars ?? (plan.kind === "preview" && plan.mode === "block" ? 200 : 30),
       throttleMs: Math.max(this.o.minEditIntervalMs, 250),
       format: "markdown",
       idempotencyKey: `${this.o.replyKey}:preview:${this.previewIndex}`,
-      signal: this.o.signal,
+      signal: this.signal,
       chunkMode: this.o.chunkMode,
     });
     this.sentCount += 1;
@@ -279,6 +325,21 @@ export class ReplyDelivery {
       this.blocks!.finish();
       return;
     }
+    if (this.closeOnNextText) {
+      // The run ended right after its tools: the open preview still shows the tool line.
+      this.closeOnNextText = false;
+      this.runningTools.clear();
+      if (text.trim() === "" || text === this.previewText) {
+        const preview = this.preview!;
+        const shown = this.previewText;
+        this.preview = undefined;
+        this.enqueue(async () => {
+          await preview.finalize(shown);
+        });
+        return;
+      }
+      this.closePreviewSegment();
+    }
     if (plan.kind === "preview" && plan.mode !== "progress" && this.preview) {
       const preview = this.preview;
       this.enqueue(async () => {
@@ -340,7 +401,7 @@ export class ReplyDelivery {
       void this.o.budget
         .run(this.o.chatKey, "typing", () => this.o.outbound.typing!(this.o.target, this.options("typing", `${this.o.replyKey}:typing`)), {
           supersedeKey: "typing",
-          signal: this.o.signal,
+          signal: this.signal,
         })
         .catch(() => undefined);
     };

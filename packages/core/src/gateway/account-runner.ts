@@ -71,6 +71,9 @@ export class AccountRunner {
     this.now = options.now ?? Date.now;
     this.tag = `${options.channel}:${options.accountId}`;
     this.report = { channel: options.channel, accountId: options.accountId, state: "starting", restarts: 0 };
+    const accounts = options.channelConfig.accounts as Record<string, { name?: unknown }> | undefined;
+    const name = accounts?.[options.accountId]?.name ?? (options.accountId === "default" ? options.channelConfig.name : undefined);
+    if (typeof name === "string" && name) this.report.name = name;
   }
 
   /** Starts the account in the background; `stopped()` settles when its loop has ended. */

@@ -128,6 +128,8 @@ export interface GatewayOptions {
 export interface AccountStatusReport {
   channel: string;
   accountId: string;
+  /** The account's `name` from the config, when set. */
+  name?: string;
   state: AccountStatus["state"];
   /** What is wrong and how to fix it (state `error` or `reconnecting`), or why it is stopped. */
   detail?: string;

@@ -97,12 +97,16 @@ async function nearestPackageJson(start: string): Promise<string | undefined> {
   }
 }
 
-/** Names in dependencies, devDependencies and optionalDependencies of a package.json. */
-async function dependencyNames(file: string): Promise<string[]> {
+/**
+ * Names in the dependencies of a package.json: dependencies, optionalDependencies, and (for the
+ * user's project, not for the installed host package whose dev dependencies are never installed)
+ * devDependencies.
+ */
+async function dependencyNames(file: string, includeDev = true): Promise<string[]> {
   try {
     const pkg = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
     const names = new Set<string>();
-    for (const field of ["dependencies", "devDependencies", "optionalDependencies"]) {
+    for (const field of includeDev ? ["dependencies", "devDependencies", "optionalDependencies"] : ["dependencies", "optionalDependencies"]) {
       const deps = pkg[field];
       if (deps && typeof deps === "object") for (const n of Object.keys(deps)) names.add(n);
     }
@@ -124,9 +128,9 @@ async function resolveDependencyDir(name: string, fromDir: string): Promise<stri
   }
 }
 
-async function dependencyCandidates(packageJson: string): Promise<string[]> {
+async function dependencyCandidates(packageJson: string, includeDev = true): Promise<string[]> {
   const from = path.dirname(packageJson);
-  const names = await dependencyNames(packageJson);
+  const names = await dependencyNames(packageJson, includeDev);
   const dirs = await Promise.all(names.sort().map((n) => resolveDependencyDir(n, from)));
   return dirs.filter((d): d is string => d !== undefined);
 }
@@ -159,7 +163,7 @@ export async function discoverPlugins(options: DiscoverOptions): Promise<Discove
     Promise.all(options.loadPaths.map((p) => loadPathCandidates(p, problems))).then((l) => l.flat()),
     packageFolders(path.join(extensionsDir(options.stateDir), "node_modules")),
     projectJson ? dependencyCandidates(projectJson) : Promise.resolve([]),
-    projectJson && path.resolve(projectJson) === path.resolve(hostJson) ? Promise.resolve([]) : dependencyCandidates(hostJson),
+    projectJson && path.resolve(projectJson) === path.resolve(hostJson) ? Promise.resolve([]) : dependencyCandidates(hostJson, false),
   ]);
   const candidates: Candidate[] = [
     ...pathDirs.map((dir) => ({ dir, source: "path" as const })),

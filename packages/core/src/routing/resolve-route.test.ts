@@ -144,3 +144,14 @@ describe("resolveRoute: session keys", () => {
     expect(resolveRoute(message({ channel: "matrix", senderId: "@Alice:hs" }), config).sessionKey).toBe("agent:ops:direct:alice");
   });
 });
+
+describe("forum topic agents", () => {
+  it("a topic's agentId routes it unless an exact peer binding says otherwise", () => {
+    const config = {
+      agents: { entries: { main: { default: true }, research: {} } },
+      channels: { telegram: { groups: { "-100": { topics: { "7": { agentId: "research" } } } } } },
+    };
+    expect(resolveRoute(message({ channel: "telegram", kind: "group", chatId: "-100", threadId: "7" }), config)).toMatchObject({ agentId: "research", matchedBy: "topic" });
+    expect(resolveRoute(message({ channel: "telegram", kind: "group", chatId: "-100", threadId: "8" }), config)).toMatchObject({ agentId: "main" });
+  });
+});

@@ -12,7 +12,7 @@ export interface ResolvedRoute {
   sessionKey: string;
   /** Index in `bindings[]` of the binding that matched; absent for the default agent. */
   binding?: number;
-  matchedBy: RouteMatch;
+  matchedBy: RouteMatch | "topic";
   /** The peer the route was decided on (the sender for a DM, the chat or thread otherwise). */
   peerId: string;
 }
@@ -52,7 +52,10 @@ export function resolveRoute(message: InboundMessage, config: unknown): Resolved
   const peers = messagePeers(message);
   const match = matchBinding(readBindings(config), peers);
   const binding: RouteBinding | undefined = match?.binding;
-  const agentId = binding?.agentId ?? resolveDefaultAgentId(config as Parameters<typeof resolveDefaultAgentId>[0]);
+  // A forum topic may name its agent (channels.<id>.groups.<chat>.topics.<topic|"*">.agentId); an
+  // exact peer binding still wins over it.
+  const topicAgent = isTelegramTopic(message) && match?.matchedBy !== "peer" ? topicAgentId(message, config) : undefined;
+  const agentId = topicAgent ?? binding?.agentId ?? resolveDefaultAgentId(config as Parameters<typeof resolveDefaultAgentId>[0]);
   const session = resolveSessionConfig(config);
   const { channel, accountId, chat } = message;
   let sessionKey: string;
@@ -84,7 +87,20 @@ export function resolveRoute(message: InboundMessage, config: unknown): Resolved
     agentId,
     sessionKey,
     ...(binding ? { binding: binding.index } : {}),
-    matchedBy: match?.matchedBy ?? "default",
+    matchedBy: topicAgent ? "topic" : (match?.matchedBy ?? "default"),
     peerId: peers.exact,
   };
+}
+
+/** `agentId` of the topic's settings (the topic entry, else the group's `"*"` topic), if any. */
+function topicAgentId(message: InboundMessage, config: unknown): string | undefined {
+  const channels = (config as { channels?: Record<string, Record<string, unknown>> } | undefined)?.channels;
+  const channel = channels?.[message.channel];
+  if (!channel) return undefined;
+  const accounts = channel.accounts as Record<string, Record<string, unknown>> | undefined;
+  const groupsOf = (c: Record<string, unknown> | undefined) => c?.groups as Record<string, { topics?: Record<string, { agentId?: string }> }> | undefined;
+  const groups = { ...groupsOf(channel), ...groupsOf(accounts?.[message.accountId]) };
+  const topics = groups[message.chat.id]?.topics ?? groups["*"]?.topics;
+  const topic = message.chat.threadId !== undefined ? topics?.[message.chat.threadId] ?? topics?.["*"] : undefined;
+  return topic?.agentId ? topic.agentId.toLowerCase() : undefined;
 }

@@ -30,8 +30,7 @@ export const groupSettingsShape = {
     .optional()
     .describe("Only answer when the bot is mentioned or replied to (default true)."),
   allowFrom: senderListSchema.optional().describe("Senders allowed in this group (default: groupAllowFrom)."),
-  systemPrompt: z.string().optional().describe("Extra instructions added to the system prompt in this group."),
-  skills: z.array(z.string()).optional().describe("Skill allowlist for this group (unset: the agent's skills)."),
+  systemPrompt: z.string().optional().describe("Extra instructions added to the system prompt for messages from this group (a topic's own systemPrompt wins)."),
 };
 
 /** The access and delivery keys every channel has, at its root and in each account. */
@@ -39,7 +38,7 @@ export function channelCommonShape(options: { textChunkLimit: number; groupSetti
   const group = options.groupSettings ?? z.strictObject(groupSettingsShape);
   return {
     enabled: z.boolean().optional().describe("Set false to keep the config but not start this channel/account (default true)."),
-    name: z.string().optional().describe("A display name for this account in status output."),
+    name: z.string().optional().describe("A display name for this account, shown by `openclaw channels status`."),
     dmPolicy: dmPolicySchema.optional(),
     allowFrom: senderListSchema.optional().describe('Senders allowed to DM the bot; "*" allows anyone.'),
     groupPolicy: groupPolicySchema.optional(),

@@ -53,7 +53,7 @@ export const streamingBlockSchema = z
 /** Soft chunking of a rotating preview (`mode: "block"`). */
 export const previewChunkSchema = z
   .strictObject({
-    minChars: z.int().positive().optional().describe("Smallest preview chunk (default 200)."),
+    minChars: z.int().positive().optional().describe("The first preview message waits for this many characters (default 30 in partial mode, 200 in block mode)."),
     maxChars: z
       .int()
       .positive()
@@ -62,7 +62,7 @@ export const previewChunkSchema = z
     breakPreference: z
       .enum(["paragraph", "newline", "sentence"])
       .optional()
-      .describe('Preferred break point (default "paragraph"; then newline, sentence, whitespace).'),
+      .describe('Accepted for compatibility with older configs: a rotating preview always breaks at the best point it finds (paragraph, then newline, sentence, whitespace).'),
   })
   .describe("Chunk bounds of a rotating preview.");
 
@@ -73,7 +73,7 @@ export const previewOptionsSchema = z
     toolProgress: z
       .boolean()
       .optional()
-      .describe("Show tool activity (\"running exec…\") in the preview while tools run (default true)."),
+      .describe("While tools run, show them (\"⏳ exec…\") under the preview text; the line goes away when the reply continues (default true)."),
   })
   .describe("Live preview options.");
 

@@ -49,7 +49,7 @@ export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsSt
       writeLine(out, `${channel.label} (${channel.channel})`);
       for (const a of channel.accounts) {
         const who = a.identity ? ` as ${a.identity}` : "";
-        writeLine(out, `  ${a.accountId}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`);
+        writeLine(out, `  ${a.accountId}${a.name ? ` (${a.name})` : ""}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`);
         if (a.detail) writeLine(out, `    ${a.detail}`);
         else if (a.lastError) writeLine(out, `    last error: ${a.lastError}`);
       }

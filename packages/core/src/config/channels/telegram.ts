@@ -11,7 +11,7 @@ import { z } from "zod";
 
 const topicSchema = z.strictObject({
   ...groupSettingsShape,
-  agentId: z.string().optional().describe("Route this topic to another agent."),
+  agentId: z.string().optional().describe("Route this topic to another agent (an exact peer binding still wins)."),
 });
 
 const telegramGroupSchema = z.strictObject({

@@ -16,7 +16,6 @@ export const pluginsSchema = z
         z.string().min(1),
         z.strictObject({
           enabled: z.boolean().optional().describe("Set false to keep a plugin installed but not loaded."),
-          config: z.record(z.string(), z.unknown()).optional().describe("The plugin's own settings, validated by its manifest schema."),
         }),
       )
       .optional()
