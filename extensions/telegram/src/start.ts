@@ -50,11 +50,19 @@ export async function startTelegramAccount(ctx: AccountContext<TelegramAccount>,
   log.info(`connected as @${me.username} (${account.webhook ? "webhook" : "long polling"})`);
 
   const lanes = new KeyedLanes((key, error) => log.error(`handling an update of ${key} failed: ${String(error)}`));
-  const dispatch = (update: Update): Promise<void> =>
-    lanes.run(sequenceKey(update), async () => {
+  const dispatch = (update: Update): Promise<void> => {
+    let key: string;
+    try {
+      key = sequenceKey(update);
+    } catch (error) {
+      log.warn(`ignored a malformed update: ${String(error)}`);
+      return Promise.resolve();
+    }
+    return lanes.run(key, async () => {
       const message = normalizeUpdate(update, ctx.accountId, me);
       if (message) await ctx.receive(message);
     });
+  };
 
   try {
     if (account.webhook) {

@@ -22,7 +22,13 @@ function chatKind(type: string): ChatKind {
 
 /** The message an update carries, if it is one we answer (new messages and channel posts). */
 export function messageOf(update: Update): Message | undefined {
-  return update.message ?? update.channel_post;
+  const message = update?.message ?? update?.channel_post;
+  // Bad input from the network is rejected here, never allowed to crash the account.
+  if (!message || typeof message !== "object") return undefined;
+  const chat = (message as { chat?: { id?: unknown; type?: unknown } }).chat;
+  if (!chat || (typeof chat.id !== "number" && typeof chat.id !== "string") || typeof chat.type !== "string") return undefined;
+  if (typeof (message as { message_id?: unknown }).message_id !== "number") return undefined;
+  return message;
 }
 
 /** The forum topic of a message, or undefined outside forums. */
