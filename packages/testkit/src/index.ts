@@ -43,3 +43,17 @@ export type {
   TgUpdate,
   TgUser,
 } from "./telegram/index.js";
+
+/**
+ * The loopback channel: an in-memory chat platform (users, bots, chats a test can read as their
+ * user sees them, rate limits, refused edits, latency) and a channel plugin built with the SDK on
+ * it. For tests and benchmarks; `loopback-plugin/` packages it for `plugins.load.paths`.
+ */
+export * from "./loopback/index.js";
+
+/**
+ * The channel conformance suite every channel runs (framework-free; the vitest runner is
+ * `runChannelConformance` from `@openclaw/testkit/conformance`).
+ */
+export * from "./conformance/index.js";
+export { loopbackConformanceHarness } from "./conformance/loopback-harness.js";

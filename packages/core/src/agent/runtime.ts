@@ -21,7 +21,6 @@ import {
   type SessionOrigin,
   type SessionStore,
 } from "../sessions/index.js";
-import { buildSkillsPromptSection, compactHome, eligibleSkills } from "../skills/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy, type AgentTool, type ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
@@ -358,6 +357,8 @@ export class AgentRuntime {
   }
 
   private async discoverSkills(agentId: string, workspaceDir: string): Promise<SkillSnapshot> {
+    // Loaded on the first turn, not at gateway start (skills bring the YAML parser).
+    const { buildSkillsPromptSection, compactHome, eligibleSkills } = await import("../skills/index.js");
     const home = this.env.HOME ?? "";
     const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
     const limits = this.config.skills.limits;

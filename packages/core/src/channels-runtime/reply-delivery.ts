@@ -69,6 +69,8 @@ export class ReplyDelivery {
   private readonly guard: SilentReplyGuard = createSilentReplyGuard();
   private typingTimer: NodeJS.Timeout | undefined;
   private settled = false;
+  /** The run reported an error (its final text, if any, is the failure notice). */
+  private failed = false;
   // preview state
   private preview: PreviewController | undefined;
   private previewText = "";
@@ -160,6 +162,9 @@ export class ReplyDelivery {
       case "tool_end":
         if (this.runningTools.delete(event.callId) && this.preview) this.showTools();
         if (this.showToolLines) this.progress?.toolEnd(event.callId, !event.isError);
+        return;
+      case "error":
+        this.failed = true;
         return;
       case "final":
         return this.onFinal(event.text, event.silent);
@@ -323,6 +328,9 @@ export class ReplyDelivery {
 
     if (plan.kind === "blocks" && this.streamedText) {
       this.blocks!.finish();
+      // A run that failed after streaming some blocks ends with the failure notice as its final
+      // text: the blocks sent are not it, so it goes out on its own.
+      if (this.failed && text.trim() !== "") this.enqueue(() => this.sendFinal(text));
       return;
     }
     if (this.closeOnNextText) {

@@ -1,4 +1,5 @@
-import Anthropic from "@anthropic-ai/sdk";
+// The client library is loaded on the first model call, not at startup (it is large).
+import type Anthropic from "@anthropic-ai/sdk";
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
@@ -66,8 +67,8 @@ function stopReasonOf(reason: string | null | undefined): "stop" | "tool_use" | 
  */
 export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, options: ProviderBuildOptions = {}): ModelProvider {
   let client: Anthropic | undefined;
-  const getClient = (apiKey: string) =>
-    (client ??= new Anthropic({ apiKey, baseURL: cfg.baseUrl, defaultHeaders: cfg.headers, timeout: cfg.timeoutMs, maxRetries: 0 }));
+  const getClient = async (apiKey: string) =>
+    (client ??= new (await import("@anthropic-ai/sdk")).default({ apiKey, baseURL: cfg.baseUrl, defaultHeaders: cfg.headers, timeout: cfg.timeoutMs, maxRetries: 0 }));
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const ctx = { provider: cfg.id, model: req.model, baseUrl: cfg.baseUrl, signal: req.signal, ...(cfg.apiKeyEnv ? { apiKeyEnv: cfg.apiKeyEnv } : {}) };
@@ -86,7 +87,7 @@ export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, opt
         ...(req.system ? { system: req.system } : {}),
         ...(req.tools.length ? { tools: toAnthropicTools(req.tools) } : {}),
       } as StreamingParams;
-      const events = await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY).messages.create(body, { signal: guard.signal });
+      const events = await (await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY)).messages.create(body, { signal: guard.signal });
 
       const blocks = new Map<number, { kind: "text"; emitted: boolean } | { kind: "tool"; id: string; name: string; json: string }>();
       let inputTokens = 0;

@@ -1,4 +1,5 @@
-import OpenAI from "openai";
+// The client library is loaded on the first model call, not at startup (it is large).
+import type OpenAI from "openai";
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
@@ -49,8 +50,8 @@ function stopReasonOf(finish: string, hadToolCalls: boolean): "stop" | "tool_use
 export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, options: ProviderBuildOptions = {}): ModelProvider {
   let client: OpenAI | undefined;
   const isOpenAIHost = /(^|\.)api\.openai\.com$/i.test(safeHost(cfg.baseUrl));
-  const getClient = (apiKey: string) =>
-    (client ??= new OpenAI({
+  const getClient = async (apiKey: string) =>
+    (client ??= new (await import("openai")).default({
       apiKey,
       baseURL: cfg.baseUrl,
       defaultHeaders: cfg.headers,
@@ -78,7 +79,7 @@ export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, opt
         ...(req.tools.length ? { tools: toOpenAITools(req.tools) } : {}),
         ...(maxTokens !== undefined ? { [isOpenAIHost ? "max_completion_tokens" : "max_tokens"]: maxTokens } : {}),
       } as StreamingParams;
-      const chunks = await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY).chat.completions.create(body, { signal: guard.signal });
+      const chunks = await (await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY)).chat.completions.create(body, { signal: guard.signal });
 
       const calls = new Map<number, { id: string; name: string; args: string }>();
       let textOpen = false;

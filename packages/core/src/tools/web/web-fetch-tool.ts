@@ -2,7 +2,6 @@ import { z } from "zod";
 import { defineTool, ToolError } from "../define.js";
 import { looksBinary } from "../fs/text-file.js";
 import type { AgentTool } from "../types.js";
-import { extractReadableText } from "./extract.js";
 import { FetchRefusedError, guardedGet, type GuardedResponse, type HostResolver } from "./http-get.js";
 import { PrivateAddressError } from "./ip-guard.js";
 import { resolveWebFetchSettings } from "./settings.js";
@@ -81,6 +80,8 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
       let text: string;
       let method = "raw";
       if (HTML_TYPES.has(mime) || sniffHtml) {
+        // linkedom and Readability load on the first HTML page, not at startup (they are large).
+        const { extractReadableText } = await import("./extract.js");
         const page = extractReadableText(decodeBody(res), res.finalUrl);
         title = page.title;
         text = page.text;

@@ -1,0 +1,138 @@
+import { prose, reassemblyError } from "@openclaw/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { OPEN_DMS, startChannelHarness, type ChannelHarness } from "./harness.js";
+
+let h: ChannelHarness | undefined;
+afterEach(async () => {
+  await h?.cleanup();
+  h = undefined;
+});
+
+/** Calls the bot made to `chatId` (typing excluded). */
+const callsTo = (harness: ChannelHarness, chatId: string) => harness.platform.calls.filter((c) => c.chatId === chatId && c.op !== "typing");
+
+describe("reply delivery through the gateway", () => {
+  it("partial preview (the default): one message, edited in place, ending as exactly the final text", async () => {
+    h = await startChannelHarness();
+    const first = "Here is a fairly detailed answer to your question";
+    const rest = ", and this is how it ends.";
+    h.model.enqueue([{ text: first, chunkChars: 60 }, { delayMs: 300 }, { text: rest }]);
+    await h.platform.userSays({ sender: "u1", text: "tell me" });
+    const during = await h.until("u1", (v) => v.messages.length === 1, "the preview");
+    expect(h.model.requests[0]!.outcome).toBeUndefined(); // shown while the model was still writing
+    expect(during.texts[0]).toBe(first);
+    await h.until("u1", (v) => v.texts[0] === first + rest, "the final text");
+    await h.gateway.stop();
+
+    const view = h.platform.chatView("u1");
+    expect(view.texts).toEqual([first + rest]);
+    expect(view.messages[0]!.edits).toBeGreaterThanOrEqual(1);
+    expect(view.deleted).toEqual([]);
+    const calls = callsTo(h, "u1");
+    expect(calls.filter((c) => c.op === "send")).toHaveLength(1);
+    expect(calls.filter((c) => c.priority === "final")).toHaveLength(1);
+    expect(h.platform.duplicateSends()).toEqual([]);
+  });
+
+  it("block replies (streaming.block.enabled): each block leaves as it completes; no duplicate final", async () => {
+    h = await startChannelHarness({
+      channel: { ...OPEN_DMS, streaming: { block: { enabled: true, coalesce: { minChars: 1, idleMs: 0 } } } },
+      agentDefaults: { blockStreamingChunk: { minChars: 10, maxChars: 200 } },
+    });
+    const one = "The first paragraph of the answer.";
+    const two = "The second paragraph, written after a pause.";
+    h.model.enqueue([{ text: `${one}\n\n`, chunkChars: 100 }, { delayMs: 400 }, { text: two, chunkChars: 100 }]);
+    await h.platform.userSays({ sender: "u1", text: "two paragraphs please" });
+    await h.until("u1", (v) => v.messages.length === 1, "the first block");
+    expect(h.model.requests[0]!.outcome).toBeUndefined(); // the model has not finished yet
+    await h.until("u1", (v) => v.messages.length === 2, "the second block");
+    await h.gateway.stop();
+
+    expect(h.platform.chatView("u1").texts.map((t) => t.trim())).toEqual([one, two]);
+    const calls = callsTo(h, "u1");
+    expect(calls.map((c) => `${c.op}:${c.priority}`)).toEqual(["send:block", "send:block"]);
+    expect(h.platform.duplicateSends()).toEqual([]);
+  });
+
+  it("block replies: a run that fails after some blocks still tells the user it failed", async () => {
+    h = await startChannelHarness({
+      channel: { ...OPEN_DMS, streaming: { block: { enabled: true, coalesce: { minChars: 1, idleMs: 0 } } } },
+      agentDefaults: { blockStreamingChunk: { minChars: 10, maxChars: 200 } },
+    });
+    h.model.enqueue([{ text: "A first block that made it out.\n\n", chunkChars: 100 }, { delayMs: 100 }, { error: { status: 500 } }]);
+    await h.platform.userSays({ sender: "u1", text: "go" });
+    await h.until("u1", (v) => v.messages.length === 2, "the block and the failure notice");
+    await h.gateway.stop();
+    const texts = h.platform.chatView("u1").texts;
+    expect(texts[0]!.trim()).toBe("A first block that made it out.");
+    expect(texts[1]).toMatch(/^The run failed/);
+  });
+
+  it("final only (streaming.mode off): the reply is sent exactly once, never edited", async () => {
+    h = await startChannelHarness({ channel: { ...OPEN_DMS, streaming: { mode: "off" } } });
+    h.model.enqueue([{ text: "Just the final answer, in one go." }]);
+    await h.platform.userSays({ sender: "u1", text: "hi" });
+    await h.until("u1", (v) => v.messages.length === 1, "the reply");
+    await h.gateway.stop();
+    expect(h.platform.chatView("u1").texts).toEqual(["Just the final answer, in one go."]);
+    expect(callsTo(h, "u1").map((c) => `${c.op}:${c.priority}:${c.ok}`)).toEqual(["send:final:true"]);
+  });
+
+  it("a reply over textChunkLimit is split into messages within the limit, nothing repeated", async () => {
+    h = await startChannelHarness({ channel: { ...OPEN_DMS, textChunkLimit: 300, streaming: { mode: "off" } } });
+    const reply = prose(1100, 2, 250);
+    h.model.enqueue([{ text: reply, chunkChars: 200 }]);
+    await h.platform.userSays({ sender: "u1", text: "a long one" });
+    await h.until("u1", (v) => reassemblyError(v.texts, reply) === null, "the whole reply");
+    await h.gateway.stop();
+    const view = h.platform.chatView("u1");
+    expect(view.messages.length).toBeGreaterThanOrEqual(4);
+    for (const m of view.messages) expect(m.text.length).toBeLessThanOrEqual(300);
+    expect(h.platform.duplicateSends()).toEqual([]);
+  });
+
+  it("a long previewed reply rolls over at the limit: no message repeats text, none is deleted", async () => {
+    h = await startChannelHarness({ channel: { ...OPEN_DMS, textChunkLimit: 300 } });
+    const reply = prose(1000, 4, 200);
+    h.model.enqueue([
+      { text: reply.slice(0, 350), chunkChars: 350 },
+      { delayMs: 300 },
+      { text: reply.slice(350, 700), chunkChars: 350 },
+      { delayMs: 300 },
+      { text: reply.slice(700), chunkChars: 350 },
+    ]);
+    await h.platform.userSays({ sender: "u1", text: "long, streamed" });
+    await h.until("u1", (v) => reassemblyError(v.texts, reply) === null, "the whole reply");
+    await h.gateway.stop();
+    const view = h.platform.chatView("u1");
+    expect(reassemblyError(view.texts, reply)).toBeNull();
+    expect(view.deleted).toEqual([]);
+    for (const m of view.messages) {
+      expect(m.text.length).toBeLessThanOrEqual(300);
+      for (const version of m.history) expect(m.text.startsWith(version.trimEnd())).toBe(true);
+    }
+  });
+
+  it("a 429 storm during a preview still ends in exactly one final, with no edit after it", async () => {
+    h = await startChannelHarness();
+    const parts = ["The answer starts out like this, quite long already", " and continues after the storm began", " and finally ends."];
+    h.model.enqueue([{ text: parts[0]!, chunkChars: 100 }, { delayMs: 300 }, { text: parts[1]!, chunkChars: 100 }, { delayMs: 300 }, { text: parts[2]! }]);
+    await h.platform.userSays({ sender: "u1", text: "go" });
+    await h.until("u1", (v) => v.messages.length === 1, "the preview");
+    h.platform.rateLimit(3, 200);
+    const final = parts.join("");
+    await h.until("u1", (v) => v.texts[0] === final, "the final text");
+    await h.gateway.stop();
+
+    const view = h.platform.chatView("u1");
+    expect(view.texts).toEqual([final]);
+    const calls = callsTo(h, "u1");
+    const finals = calls.filter((c) => c.priority === "final" && c.ok);
+    expect(finals).toHaveLength(1);
+    expect(calls.slice(calls.indexOf(finals[0]!) + 1).filter((c) => c.ok)).toEqual([]);
+    const limited = calls.filter((c) => c.error === "rate_limited");
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    // Every 429 was an injected one: nothing was sent while a retry-after was running.
+    for (const c of limited) expect(c.retryAfterMs).toBe(200);
+  });
+});

@@ -1,0 +1,115 @@
+// The loopback channel plugin: a ChannelPlugin written with @openclaw/plugin-sdk alone, whose
+// accounts are bots on a LoopbackPlatform. Tests, the conformance suite and benchmarks use it.
+import {
+  defineChannelPlugin,
+  listAccountIds,
+  mergeAccountConfig,
+  type ChannelCapabilities,
+  type ChannelOutbound,
+  type ChannelPlugin,
+} from "@openclaw/plugin-sdk";
+import { loopbackChannelConfig } from "./config.js";
+import { parseUpdate } from "./inbound.js";
+import type { LoopbackPlatform } from "./types.js";
+
+/** One loopback account: a bot on the platform named by the account id. */
+export interface LoopbackAccount {
+  accountId: string;
+  /** The bot id on the platform (the account id). */
+  botId: string;
+  /** The account's merged `channels.<id>` config (root overlaid by `accounts.<id>`). */
+  config: Record<string, unknown>;
+}
+
+/** Options of `createLoopbackPlugin`. */
+export interface LoopbackPluginOptions {
+  /** The channel id, the key under `channels` (default "loopback"). */
+  id?: string;
+  /**
+   * Overrides of the declared capabilities. Defaults: every chat type, edit, delete, threads and
+   * typing on, media and reactions off, `textLimit`/`editLimit` from the platform,
+   * `minEditIntervalMs` 250, and no send quota (`sendRate` Infinity). `edit: false`,
+   * `delete: false` or `typing: false` also remove the matching outbound method, so core has to
+   * fall back as it would for a platform that cannot do it.
+   */
+  capabilities?: Partial<ChannelCapabilities>;
+}
+
+/**
+ * A loopback channel plugin on `platform`. Accounts: every key of `channels.<id>.accounts`, or the
+ * root as `"default"` when there are none. `start` connects the account's bot, reports it
+ * `connected` as `@<account>`, turns every raw update into an `InboundMessage` (a malformed one
+ * is logged and dropped; the account keeps running) and disconnects when the signal fires.
+ */
+export function createLoopbackPlugin(platform: LoopbackPlatform, options: LoopbackPluginOptions = {}): ChannelPlugin<LoopbackAccount> {
+  const id = options.id ?? "loopback";
+  const capabilities: ChannelCapabilities = {
+    chatTypes: ["direct", "group", "channel"],
+    edit: true,
+    delete: true,
+    media: false,
+    reactions: false,
+    threads: true,
+    typing: true,
+    textLimit: platform.textLimit,
+    editLimit: platform.editLimit,
+    minEditIntervalMs: 250,
+    sendRate: { perChat: Number.POSITIVE_INFINITY, global: Number.POSITIVE_INFINITY },
+    ...options.capabilities,
+  };
+
+  return defineChannelPlugin<LoopbackAccount>({
+    id,
+    meta: { label: "Loopback", docsPath: "docs/writing-a-channel-plugin.md", blurb: "An in-memory test channel (tests and benchmarks only)." },
+    capabilities,
+    config: loopbackChannelConfig(id, capabilities.textLimit),
+    listAccounts: (channelConfig) => listAccountIds(channelConfig, false),
+    resolveAccount: (channelConfig, accountId) => ({ accountId, botId: accountId, config: mergeAccountConfig(channelConfig, accountId) }),
+    createOutbound(account) {
+      const bot = platform.bot(account.botId);
+      const outbound: ChannelOutbound = {
+        sendText: (target, text, o) =>
+          bot.sendMessage(target.chat, text, {
+            priority: o.priority,
+            idempotencyKey: o.idempotencyKey,
+            signal: o.signal,
+            ...(o.silent ? { silent: true } : {}),
+            ...(target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {}),
+          }),
+      };
+      if (capabilities.edit) {
+        outbound.editText = (target, messageId, text, o) =>
+          bot.editMessage(target.chat.id, messageId, text, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
+      }
+      if (capabilities.delete) {
+        outbound.deleteMessage = (target, messageId, o) =>
+          bot.deleteMessage(target.chat.id, messageId, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
+      }
+      if (capabilities.typing) {
+        outbound.typing = (target, o) => bot.sendTyping(target.chat.id, { priority: o.priority, signal: o.signal });
+      }
+      return outbound;
+    },
+    async start(ctx) {
+      const bot = platform.bot(ctx.account.botId);
+      const disconnect = bot.connect(async (payload) => {
+        const parsed = parseUpdate(payload, id, ctx.accountId);
+        if (parsed.kind === "rejected") {
+          ctx.log.warn(`rejected a malformed update: ${parsed.reason}`);
+          return;
+        }
+        if (parsed.kind === "ignored") {
+          ctx.log.debug(`ignored an update of type ${parsed.type}`);
+          return;
+        }
+        await ctx.receive(parsed.message);
+      });
+      ctx.status({ state: "connected", identity: `@${ctx.account.botId}` });
+      await new Promise<void>((resolve) => {
+        if (ctx.signal.aborted) resolve();
+        else ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      disconnect();
+    },
+  });
+}
