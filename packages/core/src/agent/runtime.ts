@@ -262,7 +262,9 @@ export class AgentRuntime {
         if (timedOut) {
           const text = `The run stopped: it took longer than ${timeoutMs / 1000} s (agents.defaults.timeoutSeconds).`;
           emit({ type: "error", kind: "timeout", message: text });
-          return finish("timeout", "", { error: { kind: "timeout", message: text } });
+          // The user is told, in the chat, why no answer is coming.
+          emit({ type: "final", text, silent: false });
+          return finish("timeout", text, { error: { kind: "timeout", message: text } });
         }
         return finish("aborted", "");
       }
