@@ -6,7 +6,7 @@ import {
   type ModelProvider,
   type ToolCall,
 } from "../providers/index.js";
-import type { AgentTool, ToolContext } from "../tools/index.js";
+import type { AgentTool, ToolContext } from "../tool-contract/index.js";
 import type { AgentEvent, Usage } from "./events.js";
 
 /** What the loop records; the caller appends it to the transcript before the loop acts on it. */

@@ -22,7 +22,8 @@ import {
   type SessionStore,
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
-import { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy, type AgentTool, type ProcessRegistry } from "../tools/index.js";
+import type { AgentTool } from "../tool-contract/index.js";
+import type { ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type LoopRecord } from "./loop.js";
@@ -203,7 +204,7 @@ export class AgentRuntime {
       const keyKind = parseSessionKey(sessionKey);
       const isMain = keyKind.kind === "main";
       const skills = await this.skillsFor(agentId, settings.workspaceDir, session.sessionId);
-      const tools = this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
+      const tools = await this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
       const system = buildSystemPrompt({
         mode,
         ...(findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)?.identity?.name
@@ -299,16 +300,18 @@ export class AgentRuntime {
   }
 
   /** The tools a session of this agent gets (after the tool policy), e.g. for `openclaw context --detail`. */
-  toolsForSession(agentId: string, sessionKey: string, modelRef?: string): AgentTool[] {
+  toolsForSession(agentId: string, sessionKey: string, modelRef?: string): Promise<AgentTool[]> {
     return this.toolsFor(agentId, sessionKey, modelRef ?? resolveModelSelection(this.config, agentId)[0]?.ref ?? "");
   }
 
   /** Tools are stateless apart from the session's process registry, so they are built once per session and model. */
-  private toolsFor(agentId: string, sessionKey: string, modelRef: string): AgentTool[] {
+  private async toolsFor(agentId: string, sessionKey: string, modelRef: string): Promise<AgentTool[]> {
     const cacheKey = `${agentId}\u0000${sessionKey}\u0000${modelRef}`;
     const cached = this.toolCache.get(cacheKey);
     if (cached) return cached;
     if (this.toolCache.size > 1024) this.toolCache.clear();
+    // The built-in tools load on the first run, not at gateway start.
+    const { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy } = await import("../tools/index.js");
     let processes = this.processes.get(sessionKey);
     if (!processes) {
       processes = createProcessRegistry();

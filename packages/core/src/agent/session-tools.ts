@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { findAgentEntry, listAgentIds, normalizeAgentId } from "../agents/index.js";
 import { buildSessionKey, parseSessionKey } from "../sessions/index.js";
-import { defineTool, ToolError, type AgentTool } from "../tools/index.js";
+import { defineTool, ToolError, type AgentTool } from "../tool-contract/index.js";
 import type { AgentRuntime } from "./runtime.js";
 
 /** Longest reply text a session tool hands back to the calling model. */

@@ -10,7 +10,7 @@ import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
 import type { ModelCandidate, ModelProvider } from "../providers/index.js";
 import type { MessageQueue } from "../queue/index.js";
 import type { StateDb } from "../state/index.js";
-import type { AgentTool } from "../tools/index.js";
+import type { AgentTool } from "../tool-contract/index.js";
 import type { BackoffPolicy } from "./backoff.js";
 
 /** Where the gateway writes its one-line event log (listening, accounts, migrations). */

@@ -3,7 +3,7 @@
 import type { ChatRef } from "@openclaw/plugin-sdk";
 import { z } from "zod";
 import { accountChannelConfig, checkOutboundAccess, type PairingGate } from "../access/index.js";
-import { defineTool, ToolError, type AgentTool } from "../tools/index.js";
+import { defineTool, ToolError, type AgentTool } from "../tool-contract/index.js";
 import { parseMessageTarget, type ParseTargetOptions } from "./target.js";
 
 /** Where the `message` tool hands a send. */

@@ -8,7 +8,7 @@ import { createEditTool } from "./fs/edit.js";
 import { createReadTool } from "./fs/read.js";
 import { createWriteTool } from "./fs/write.js";
 import { createMemoryGetTool, createMemorySearchTool } from "./memory-tools.js";
-import type { AgentTool } from "./types.js";
+import type { AgentTool } from "../tool-contract/index.js";
 import type { HostResolver } from "./web/http-get.js";
 import { createWebFetchTool } from "./web/web-fetch-tool.js";
 

@@ -1,8 +1,8 @@
 // Public surface of the tools concern: the tool contract, the built-in tools, the workspace path
 // guard, the tool policy (profiles, groups, allow/deny) and schema size accounting. Other folders
 // import from here only.
-export type { AgentTool, ToolContext, ToolResult } from "./types.js";
-export { defineTool, toParameters, ToolError, type ToolDefinition } from "./define.js";
+export type { AgentTool, ToolContext, ToolResult } from "../tool-contract/index.js";
+export { defineTool, toParameters, ToolError, type ToolDefinition } from "../tool-contract/index.js";
 export {
   resolveInWorkspace,
   WorkspacePathError,

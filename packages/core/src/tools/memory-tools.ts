@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getMemoryFile, MemoryPathError, searchMemory } from "../memory/index.js";
-import { defineTool, ToolError } from "./define.js";
-import type { AgentTool } from "./types.js";
+import { defineTool, ToolError } from "../tool-contract/index.js";
+import type { AgentTool } from "../tool-contract/index.js";
 
 const searchSchema = z.strictObject({
   query: z.string().min(1).describe("What to look for: words, names, topics."),

@@ -1,4 +1,4 @@
-import type { AgentTool } from "./types.js";
+import type { AgentTool } from "../tool-contract/index.js";
 
 /** How much prompt space one tool definition takes. */
 export interface ToolSchemaSize {

@@ -29,7 +29,7 @@ async function toolSizes(ctx: CliContext, config: Awaited<ReturnType<CliContext[
   const [{ AgentRuntime }, { toolSchemaSizes }] = await Promise.all([import("../../agent/index.js"), import("../../tools/index.js")]);
   const runtime = new AgentRuntime({ config, paths: ctx.paths() });
   try {
-    return toolSchemaSizes(runtime.toolsForSession(agentId, sessionKey));
+    return toolSchemaSizes(await runtime.toolsForSession(agentId, sessionKey));
   } finally {
     await runtime.close();
   }

@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createConfigRegistry, validateConfig, type OpenClawConfig } from "../../config/index.js";
-import type { ToolContext } from "../types.js";
+import type { ToolContext } from "../../tool-contract/index.js";
 
 export interface TestSandbox {
   /** Temp root holding everything below. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ToolError } from "../define.js";
+import { ToolError } from "../../tool-contract/index.js";
 import { applyChunks } from "./apply-chunks.js";
 import type { PatchHunk } from "./parse.js";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
-import { defineTool, ToolError } from "../define.js";
-import type { AgentTool, ToolContext } from "../types.js";
+import { defineTool, ToolError } from "../../tool-contract/index.js";
+import type { AgentTool, ToolContext } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { applyPatchWorkspaceOnly, isApplyPatchAllowed } from "./gate.js";
 import { PatchApplyError } from "./apply-chunks.js";

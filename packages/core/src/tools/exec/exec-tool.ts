@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineTool } from "../define.js";
-import type { AgentTool, ToolContext, ToolResult } from "../types.js";
+import { defineTool } from "../../tool-contract/index.js";
+import type { AgentTool, ToolContext, ToolResult } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { describeExit, describeJobStatus, omittedNotice } from "./format.js";
 import { HeadTailBuffer } from "./output-buffer.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../define.js";
-import type { AgentTool } from "../types.js";
+import { defineTool, ToolError } from "../../tool-contract/index.js";
+import type { AgentTool } from "../../tool-contract/index.js";
 import { describeJobStatus, formatDuration } from "./format.js";
 import type { BackgroundJob, ProcessRegistry } from "./registry.js";
 

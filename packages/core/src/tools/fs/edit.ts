@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import { z } from "zod";
-import { defineTool, ToolError } from "../define.js";
-import type { AgentTool } from "../types.js";
+import { defineTool, ToolError } from "../../tool-contract/index.js";
+import type { AgentTool } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { looksBinary } from "./text-file.js";

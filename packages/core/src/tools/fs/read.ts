@@ -2,8 +2,8 @@ import { createReadStream, promises as fs } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
-import { defineTool, ToolError } from "../define.js";
-import type { AgentTool } from "../types.js";
+import { defineTool, ToolError } from "../../tool-contract/index.js";
+import type { AgentTool } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { formatBytes, looksBinary, sniffFile } from "./text-file.js";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineTool } from "../define.js";
-import type { AgentTool } from "../types.js";
+import { defineTool } from "../../tool-contract/index.js";
+import type { AgentTool } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { writeFileAtomic } from "./atomic-write.js";
 

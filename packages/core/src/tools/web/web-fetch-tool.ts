@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineTool, ToolError } from "../define.js";
+import { defineTool, ToolError } from "../../tool-contract/index.js";
 import { looksBinary } from "../fs/text-file.js";
-import type { AgentTool } from "../types.js";
+import type { AgentTool } from "../../tool-contract/index.js";
 import { FetchRefusedError, guardedGet, type GuardedResponse, type HostResolver } from "./http-get.js";
 import { PrivateAddressError } from "./ip-guard.js";
 import { resolveWebFetchSettings } from "./settings.js";

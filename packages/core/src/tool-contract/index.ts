@@ -1,0 +1,5 @@
+// The tool contract: what a tool is (AgentTool, ToolContext, ToolResult) and `defineTool`. Light on
+// purpose: code that defines a tool (session tools, the message tool) imports this, not the
+// built-in tools, which load only when a run first needs them.
+export type { AgentTool, ToolContext, ToolResult } from "./types.js";
+export { defineTool, toParameters, ToolError, type ToolDefinition } from "./define.js";
