@@ -41,7 +41,7 @@ const SECRETS = {
 const groups = (prefix) => ({
   "*": { requireMention: true },
   [`${prefix}-1001`]: { requireMention: false, systemPrompt: "Answer briefly." },
-  [`${prefix}-1002`]: { allowFrom: ["111", "222"], skills: ["notes", "web"] },
+  [`${prefix}-1002`]: { allowFrom: ["111", "222"], systemPrompt: "Keep answers short in this group." },
 });
 
 /** Per channel: shared keys, then streaming for root and the two accounts, current and legacy. */
