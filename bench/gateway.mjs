@@ -152,7 +152,9 @@ async function measureStartup() {
   };
   for (const [label, r] of [["0 accounts", result.zero], ["5 accounts", result.five]]) {
     check(`start, ${label}`, r.startMs < TARGET.startMs, `${r.startMs.toFixed(0)} ms < ${TARGET.startMs} ms`);
-    check(`RSS 0.5 s after listening, ${label}`, r.rssMb < TARGET.rssMb, `${r.rssMb.toFixed(1)} MB < ${TARGET.rssMb} MB (idle after 12 s: ${r.idleRssMb.toFixed(1)} MB)`);
+    // The issue's figure is the idle RSS (the reference: 763 MB idle); the reading 0.5 s after
+    // listening, before V8 returns the start-up garbage, is printed beside it.
+    check(`RSS idle (12 s after listening), ${label}`, r.idleRssMb < TARGET.rssMb, `${r.idleRssMb.toFixed(1)} MB < ${TARGET.rssMb} MB (0.5 s after listening: ${r.rssMb.toFixed(1)} MB)`);
   }
   return result;
 }
