@@ -10,6 +10,7 @@ import {
   type SendBudget,
 } from "@openclaw/plugin-sdk";
 import { createPairingStore, decideAccess } from "../access/index.js";
+import { findAgentEntry } from "../agents/index.js";
 import { BUILTIN_CHANNELS } from "../config/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
 import { createMessageTool, resolveRoute } from "../routing/index.js";
@@ -25,6 +26,16 @@ function mediaText(message: InboundMessage): string {
   if (media.length === 0) return message.text;
   const notes = media.map((m) => `[${m.kind}${m.fileName ? ` ${m.fileName}` : ""}${m.fileId ? ` file:${m.fileId}` : ""}]`).join(" ");
   return message.text ? `${notes}\n${message.text}` : notes;
+}
+
+/** `agents.defaults.humanDelay` as pause bounds: natural = 800-2500 ms, custom = minMs-maxMs. */
+function humanDelayOf(d: { mode: "off" | "natural" | "custom"; minMs?: number | undefined; maxMs?: number | undefined }): { humanDelay?: { minMs: number; maxMs: number } } {
+  if (d.mode === "natural") return { humanDelay: { minMs: 800, maxMs: 2500 } };
+  if (d.mode === "custom") {
+    const minMs = d.minMs ?? 0;
+    return { humanDelay: { minMs, maxMs: Math.max(minMs, d.maxMs ?? minMs) } };
+  }
+  return {};
 }
 
 /** The `systemPrompt` for a group message: the topic's, else the group's, else the `"*"` group's. */
@@ -205,6 +216,8 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       block: resolveBlockStreamingSettings(deps.config, { agentId: route.agentId, channelTextLimit: textLimit, ...(coalesce ? { channelCoalesce: coalesce } : {}), channelChunkMode: chunkMode }),
       replyToMode: ((account.config.replyToMode as string | undefined) ?? "off") as "off" | "first" | "all" | "batched",
       typing: caps.typing,
+      ...(deps.config.agents.defaults.typingMode ? { typingMode: deps.config.agents.defaults.typingMode } : {}),
+      ...humanDelayOf(findAgentEntry<{ humanDelay?: Parameters<typeof humanDelayOf>[0] }>(deps.config, route.agentId)?.humanDelay ?? deps.config.agents.defaults.humanDelay),
       signal: reply.signal,
       log: account.log,
     });

@@ -46,6 +46,14 @@ export interface ReplyDeliveryOptions {
   replyToMode: "off" | "first" | "all" | "batched";
   typing: boolean;
   /**
+   * `agents.defaults.typingMode`: "instant" (typing from the start of the run; the default),
+   * "thinking" (the same: until text streams), "message" (only while the reply is written),
+   * "never".
+   */
+  typingMode?: "never" | "instant" | "thinking" | "message";
+  /** `agents.defaults.humanDelay`: a pause before each block reply after the first, in ms. */
+  humanDelay?: { minMs: number; maxMs: number };
+  /**
    * This reply's signal (fires when the gateway gives up on deliveries). One per reply: the
    * delivery helpers put listeners on it that must go away with the reply.
    */
@@ -138,9 +146,10 @@ export class ReplyDelivery {
       case "run_start":
         // Typing starts with the run that answers this message (a message that was steered into
         // another run, merged or cancelled never gets one, and never shows typing).
-        if (this.o.typing && this.o.outbound.typing && this.typingTimer === undefined) this.startTyping();
+        if (this.o.typingMode !== "message" && this.wantsTyping()) this.startTyping();
         return;
       case "text_delta":
+        if (this.o.typingMode === "message" && this.wantsTyping()) this.startTyping();
         return this.onDelta(event.text);
       case "text_end":
         if (this.blocks && this.o.block.break === "text_end") this.blocks.endSegment();
@@ -282,7 +291,16 @@ export class ReplyDelivery {
     });
   }
 
+  private wantsTyping(): boolean {
+    return this.o.typing && this.o.typingMode !== "never" && this.o.outbound.typing !== undefined && this.typingTimer === undefined && !this.settled;
+  }
+
   private async sendBlock(text: string): Promise<void> {
+    const delay = this.o.humanDelay;
+    if (delay && this.blockIndex > 0) {
+      const ms = delay.minMs + Math.random() * Math.max(0, delay.maxMs - delay.minMs);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    }
     const chunks = chunkText(text, { maxChars: this.o.textLimit, mode: this.o.chunkMode });
     const key = `${this.o.replyKey}:block:${this.blockIndex++}`;
     await deliverFinal({

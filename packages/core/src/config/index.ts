@@ -5,6 +5,7 @@ import { readConfigSource, resolveConfigSource } from "./io/index.js";
 import type { OpenClawPaths } from "./paths.js";
 import { createConfigRegistry, type ConfigRegistry } from "./registry.js";
 import { ConfigError, validateConfig, type ConfigProblem } from "./validate.js";
+import { notYetActiveWarnings } from "./not-yet-active.js";
 
 export { resolvePaths, expandUserPath, UserError, type OpenClawPaths } from "./paths.js";
 export { createConfigRegistry, type ConfigRegistry } from "./registry.js";
@@ -23,6 +24,7 @@ export {
 } from "./io/index.js";
 export { parseCliValue } from "./io/cli-value.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
+export { notYetActiveWarnings } from "./not-yet-active.js";
 export { BUILTIN_CHANNELS } from "./channels/index.js";
 // From json-schema.js directly: reference/index.js would also load the markdown renderer.
 export { configJsonSchema } from "./reference/json-schema.js";
@@ -102,5 +104,5 @@ export async function loadConfig(paths: OpenClawPaths, options: LoadConfigOption
     : await resolveConfigRegistry(resolved, paths, options.cwd ? { cwd: options.cwd } : {});
   const result = validateConfig(resolved, registry);
   if (!result.ok || problems.length > 0) throw new ConfigError(file, [...problems, ...(result.ok ? [] : result.problems)]);
-  return { path: file, exists: source.exists, config: result.config, warnings };
+  return { path: file, exists: source.exists, config: result.config, warnings: [...warnings, ...notYetActiveWarnings(result.config)] };
 }

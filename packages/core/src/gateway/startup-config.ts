@@ -57,5 +57,6 @@ export async function loadStartupConfig(input: {
     }
   }
   const loaded = await loadConfig(paths, { env, channels });
+  for (const warning of loaded.warnings) log.warn(`config: ${warning}`);
   return { config: loaded.config, ...result };
 }

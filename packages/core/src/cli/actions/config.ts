@@ -1,5 +1,6 @@
 // `openclaw config validate|get|set|unset|schema`, loaded only when one of them runs.
 import {
+  notYetActiveWarnings,
   ConfigError,
   ConfigFileError,
   configJsonSchema,
@@ -33,7 +34,8 @@ async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolv
   const plugins = await resolveConfigRegistry(resolved, paths);
   const result = validateConfig(resolved, plugins.registry);
   const problems = [...plugins.problems, ...(result.ok ? [] : result.problems)];
-  return { resolved, result: problems.length ? { ok: false, problems } : result, warnings: plugins.warnings };
+  const inactive = result.ok ? notYetActiveWarnings(result.config as Parameters<typeof notYetActiveWarnings>[0]) : [];
+  return { resolved, result: problems.length ? { ok: false, problems } : result, warnings: [...plugins.warnings, ...inactive] };
 }
 
 const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
