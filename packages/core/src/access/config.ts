@@ -19,6 +19,10 @@ export interface GroupAccessSettings {
   requireMention?: boolean;
   /** Senders allowed in this group; default `groupAllowFrom`, then `allowFrom`. */
   allowFrom?: readonly (string | number)[];
+  /** Instructions added to the system prompt for messages from this group or topic. */
+  systemPrompt?: string;
+  /** The agent a forum topic is routed to (topic entries only). */
+  agentId?: string;
   /** Telegram forum topics keyed by thread id or `"*"`; they inherit the group's settings. */
   topics?: Record<string, GroupAccessSettings>;
 }
@@ -59,6 +63,10 @@ export interface EffectiveGroupSettings {
   requireMention: boolean;
   /** The senders allowed: the group's list, else `groupAllowFrom`, else `allowFrom`; undefined when none is set (anyone). */
   allowFrom: string[] | undefined;
+  /** The nearest `systemPrompt` (topic, then group, then `"*"`), if any. */
+  systemPrompt?: string;
+  /** The topic's `agentId`, if any (only topic entries carry one). */
+  agentId?: string;
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -130,11 +138,15 @@ export function resolveGroupSettings(
     layers.find((l) => l[key] !== undefined)?.[key];
   const enabled = pick("enabled");
   const requireMention = pick("requireMention");
+  const systemPrompt = pick("systemPrompt");
+  const agentId = pick("agentId");
   return {
     listed: own !== undefined || wildcard !== undefined,
     enabled: enabled !== false,
     requireMention: requireMention !== false,
     allowFrom: asList(channel, pick("allowFrom")) ?? access.groupAllowFrom ?? (access.allowFrom.length > 0 ? access.allowFrom : undefined),
+    ...(typeof systemPrompt === "string" && systemPrompt.trim() ? { systemPrompt } : {}),
+    ...(typeof agentId === "string" && agentId ? { agentId } : {}),
   };
 }
 

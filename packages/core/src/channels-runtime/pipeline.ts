@@ -9,7 +9,7 @@ import {
   type OutboundTarget,
   type SendBudget,
 } from "@openclaw/plugin-sdk";
-import { createPairingStore, decideAccess } from "../access/index.js";
+import { createPairingStore, decideAccess, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
 import { BUILTIN_CHANNELS } from "../config/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
@@ -36,17 +36,6 @@ function humanDelayOf(d: { mode: "off" | "natural" | "custom"; minMs?: number | 
     return { humanDelay: { minMs, maxMs: Math.max(minMs, d.maxMs ?? minMs) } };
   }
   return {};
-}
-
-/** The `systemPrompt` for a group message: the topic's, else the group's, else the `"*"` group's. */
-function groupSystemPrompt(config: Record<string, unknown>, message: InboundMessage): string | undefined {
-  type Settings = { systemPrompt?: string; topics?: Record<string, { systemPrompt?: string }> };
-  const groups = (config.groups ?? {}) as Record<string, Settings>;
-  const own = groups[message.chat.id];
-  const any = groups["*"];
-  const thread = message.chat.threadId;
-  const topic = thread !== undefined ? (own?.topics?.[thread] ?? own?.topics?.["*"]) : undefined;
-  return topic?.systemPrompt ?? own?.systemPrompt ?? any?.systemPrompt;
 }
 
 /**
@@ -175,7 +164,10 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     }
 
     const route = resolveRoute(message, deps.config);
-    if (message.chat.kind !== "direct") deps.runtime.setSessionInstructions(route.sessionKey, groupSystemPrompt(account.config, message));
+    if (message.chat.kind !== "direct") {
+      const group = resolveGroupSettings(account.channel, resolveAccessConfig(account.channel, account.config), message.chat.id, message.chat.threadId);
+      deps.runtime.setSessionInstructions(route.sessionKey, group.systemPrompt);
+    }
     const definition = definitionOf(account.channel);
     const caps = account.plugin.capabilities;
     const streaming = account.config.streaming as Parameters<typeof planDelivery>[0]["streaming"];

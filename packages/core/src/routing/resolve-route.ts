@@ -1,5 +1,6 @@
 // The router: which agent answers a message, and in which session.
 import type { InboundMessage } from "@openclaw/plugin-sdk";
+import { accountChannelConfig, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { resolveDefaultAgentId } from "../agents/index.js";
 import { buildSessionKey, resolveSessionConfig } from "../sessions/index.js";
 import { matchBinding, normalizePeerId, readBindings, type MessagePeers, type RouteBinding, type RouteMatch } from "./bindings.js";
@@ -92,15 +93,10 @@ export function resolveRoute(message: InboundMessage, config: unknown): Resolved
   };
 }
 
-/** `agentId` of the topic's settings (the topic entry, else the group's `"*"` topic), if any. */
+/** `agentId` of the topic's settings (merged like every group setting; see `resolveGroupSettings`). */
 function topicAgentId(message: InboundMessage, config: unknown): string | undefined {
-  const channels = (config as { channels?: Record<string, Record<string, unknown>> } | undefined)?.channels;
-  const channel = channels?.[message.channel];
-  if (!channel) return undefined;
-  const accounts = channel.accounts as Record<string, Record<string, unknown>> | undefined;
-  const groupsOf = (c: Record<string, unknown> | undefined) => c?.groups as Record<string, { topics?: Record<string, { agentId?: string }> }> | undefined;
-  const groups = { ...groupsOf(channel), ...groupsOf(accounts?.[message.accountId]) };
-  const topics = groups[message.chat.id]?.topics ?? groups["*"]?.topics;
-  const topic = message.chat.threadId !== undefined ? topics?.[message.chat.threadId] ?? topics?.["*"] : undefined;
-  return topic?.agentId ? topic.agentId.toLowerCase() : undefined;
+  const channelConfig = accountChannelConfig(config, message.channel, message.accountId);
+  if (!channelConfig) return undefined;
+  const access = resolveAccessConfig(message.channel, channelConfig);
+  return resolveGroupSettings(message.channel, access, message.chat.id, message.chat.threadId).agentId?.toLowerCase();
 }

@@ -39,3 +39,12 @@ it("humanDelay custom pauses between block replies", async () => {
   expect(sends.length).toBeGreaterThanOrEqual(2);
   expect(sends[1]!.at - sends[0]!.at).toBeGreaterThanOrEqual(380);
 });
+
+it("a group's systemPrompt joins the system prompt of that group's session", async () => {
+  h = await startChannelHarness({ channel: { dmPolicy: "open", allowFrom: ["*"], groupPolicy: "open", groups: { team: { requireMention: false, systemPrompt: "Answer in haiku." } } } });
+  h.model.enqueue([{ text: "Five seven five." }]);
+  await h.platform.userSays({ chat: "team", kind: "group", sender: "ann", text: "status?", mentionsBot: false });
+  await h.until("team", (v) => v.texts.includes("Five seven five."), "the answer");
+  const system = h.model.requests[0]!.body.messages[0].content as string;
+  expect(system).toContain("## Instructions for this chat\nAnswer in haiku.");
+});
