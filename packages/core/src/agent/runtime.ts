@@ -195,21 +195,20 @@ export class AgentRuntime {
 
     try {
       const { bootstrapPending } = await this.ensureWorkspaceOnce(settings.workspaceDir, settings.skipBootstrap);
-      const mode = request.promptMode ?? (parseSessionKey(sessionKey).kind === "subagent" ? "minimal" : "full");
+      const keyKind = parseSessionKey(sessionKey);
+      const mode = request.promptMode ?? (keyKind.kind === "subagent" ? "minimal" : "full");
       const context = await assembleProjectContext(settings.workspaceDir, {
         sessionKey,
         maxChars: settings.bootstrapMaxChars,
         totalMaxChars: settings.bootstrapTotalMaxChars,
       });
-      const keyKind = parseSessionKey(sessionKey);
       const isMain = keyKind.kind === "main";
+      const agentName = findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)?.identity?.name;
       const skills = await this.skillsFor(agentId, settings.workspaceDir, session.sessionId);
       const tools = await this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
       const system = buildSystemPrompt({
         mode,
-        ...(findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)?.identity?.name
-          ? { agentName: findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)!.identity!.name! }
-          : {}),
+        ...(agentName ? { agentName } : {}),
         tools,
         skillsSection: skills.section,
         workspaceDir: settings.workspaceDir,
