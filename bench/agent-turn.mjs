@@ -31,7 +31,10 @@ const zeroLatency = {
 };
 
 const stateDir = mkdtempSync(path.join(tmpdir(), "openclaw-bench-turn-"));
-const result = validateConfig({ agents: { defaults: { model: "zero/model", workspace: path.join(stateDir, "ws") } } }, createConfigRegistry());
+const result = validateConfig(
+  { agents: { defaults: { model: "zero/model", workspace: path.join(stateDir, "ws") } } },
+  createConfigRegistry(),
+);
 if (!result.ok) throw new Error(JSON.stringify(result.problems));
 const runtime = new AgentRuntime({
   config: result.config,
@@ -84,7 +87,11 @@ if (asJson) console.log(JSON.stringify(report, null, 2));
 else {
   console.log(`agent turn overhead over ${turns} turns (50 sessions, zero-latency in-process model)`);
   console.log(`  baseline: drain the model stream directly  median ${report.baselineMedianMs.toFixed(3)} ms`);
-  console.log(`  full runTurn                               median ${report.turnMedianMs.toFixed(3)} ms (${report.ratioToBaseline.toFixed(0)}x baseline)`);
-  console.log(`  overhead (runTurn - model time)            median ${report.overheadMedianMs.toFixed(3)} ms, p90 ${report.overheadP90Ms.toFixed(3)} ms, p99 ${report.overheadP99Ms.toFixed(3)} ms`);
+  console.log(
+    `  full runTurn                               median ${report.turnMedianMs.toFixed(3)} ms (${report.ratioToBaseline.toFixed(0)}x baseline)`,
+  );
+  console.log(
+    `  overhead (runTurn - model time)            median ${report.overheadMedianMs.toFixed(3)} ms, p90 ${report.overheadP90Ms.toFixed(3)} ms, p99 ${report.overheadP99Ms.toFixed(3)} ms`,
+  );
   console.log(`  target median < 2 ms: ${report.pass ? "PASS" : "FAIL"}`);
 }

@@ -72,7 +72,10 @@ function makeMarkdown(size, seed) {
       block = `## ${sentence()}`;
     } else {
       const n = 3 + Math.floor(rand() * 30);
-      const lines = Array.from({ length: n }, (_, i) => `${"  ".repeat(i % 3)}const value${i} = compute(${i}, "${pick(WORDS)}"); // ${pick(WORDS)}`);
+      const lines = Array.from(
+        { length: n },
+        (_, i) => `${"  ".repeat(i % 3)}const value${i} = compute(${i}, "${pick(WORDS)}"); // ${pick(WORDS)}`,
+      );
       block = `\`\`\`${pick(["ts", "python", "", "sh"])}\n${lines.join("\n")}\n\`\`\``;
     }
     parts.push(block);
@@ -158,11 +161,25 @@ const inputs = sizes.map((size, i) => {
   return { size, text, deltas: splitDeltas(text, 7 + i) };
 });
 
-console.log(`chunker bench: ${fmt(N / 1e6, 1)}M and ${fmt((2 * N) / 1e6, 1)}M chars of Markdown, deltas of 4-20 chars, best and median of ${RUNS} runs`);
+console.log(
+  `chunker bench: ${fmt(N / 1e6, 1)}M and ${fmt((2 * N) / 1e6, 1)}M chars of Markdown, deltas of 4-20 chars, best and median of ${RUNS} runs`,
+);
 console.log(`(MB/s = million UTF-16 chars per second; the text is almost all ASCII)\n`);
 
-const concatTimes = timeAll(inputs.map(({ deltas }) => () => concatBaseline(deltas)));
-const indexOfTimes = timeAll(inputs.map(({ text }) => () => indexOfBaseline(text)));
+const concatTimes = timeAll(
+  inputs.map(
+    ({ deltas }) =>
+      () =>
+        concatBaseline(deltas),
+  ),
+);
+const indexOfTimes = timeAll(
+  inputs.map(
+    ({ text }) =>
+      () =>
+        indexOfBaseline(text),
+  ),
+);
 const baselines = inputs.map((_, i) => ({ concat: concatTimes[i].ms, indexOf: indexOfTimes[i].ms }));
 for (const [i, { size, deltas }] of inputs.entries()) {
   console.log(
@@ -173,7 +190,13 @@ console.log("");
 
 let ok = true;
 for (const { name, options, informational } of configs) {
-  const runs = timeAll(inputs.map(({ deltas }) => () => chunkStream(deltas, options))).map((r, i) => ({ size: inputs[i].size, ...r }));
+  const runs = timeAll(
+    inputs.map(
+      ({ deltas }) =>
+        () =>
+          chunkStream(deltas, options),
+    ),
+  ).map((r, i) => ({ size: inputs[i].size, ...r }));
   const [a, b] = runs;
   const ratio = b.ms / a.ms;
   const speed = mbps(a.size, a.ms);
@@ -190,18 +213,33 @@ for (const { name, options, informational } of configs) {
   console.log(`  time(2N)/time(N) = ${fmt(ratio, 2)} (target <= ${TARGET_RATIO}); ${verdict} (target >= ${TARGET_MBPS} MB/s)\n`);
 }
 
-const oneShot = timeAll(inputs.map(({ text }) => () => chunkText(text, { maxChars: 4000 }))).map((r, i) => ({ size: inputs[i].size, ...r }));
+const oneShot = timeAll(
+  inputs.map(
+    ({ text }) =>
+      () =>
+        chunkText(text, { maxChars: 4000 }),
+  ),
+).map((r, i) => ({ size: inputs[i].size, ...r }));
 console.log("chunkText one-shot (maxChars 4000, length mode)");
-for (const r of oneShot) console.log(`  ${fmt(r.size / 1e6)}M: best ${fmt(r.ms, 1)} ms = ${fmt(mbps(r.size, r.ms), 1)} MB/s (median ${fmt(r.median, 1)} ms), ${r.result.length.toLocaleString("en-US")} messages`);
+for (const r of oneShot)
+  console.log(
+    `  ${fmt(r.size / 1e6)}M: best ${fmt(r.ms, 1)} ms = ${fmt(mbps(r.size, r.ms), 1)} MB/s (median ${fmt(r.median, 1)} ms), ${r.result.length.toLocaleString("en-US")} messages`,
+  );
 console.log(`  time(2N)/time(N) = ${fmt(oneShot[1].ms / oneShot[0].ms, 2)}\n`);
 
 // Worst case for fence repair: one code block far longer than maxChars, split and reopened
 // hundreds of times, pushed in one piece.
 const codeLine = "  const value = compute(1, 2); // a comment to fill the line\n";
 const giantFences = inputs.map(({ size }) => "```ts\n" + codeLine.repeat(Math.ceil(size / codeLine.length)) + "```");
-const giant = timeAll(giantFences.map((text) => () => chunkText(text, { maxChars: 4000 }))).map((r, i) => ({ size: giantFences[i].length, ...r }));
+const giant = timeAll(giantFences.map((text) => () => chunkText(text, { maxChars: 4000 }))).map((r, i) => ({
+  size: giantFences[i].length,
+  ...r,
+}));
 console.log("chunkText one-shot, a single code fence as long as the input (closed and reopened in every message)");
-for (const r of giant) console.log(`  ${fmt(r.size / 1e6)}M: best ${fmt(r.ms, 1)} ms = ${fmt(mbps(r.size, r.ms), 1)} MB/s (median ${fmt(r.median, 1)} ms), ${r.result.length.toLocaleString("en-US")} messages`);
+for (const r of giant)
+  console.log(
+    `  ${fmt(r.size / 1e6)}M: best ${fmt(r.ms, 1)} ms = ${fmt(mbps(r.size, r.ms), 1)} MB/s (median ${fmt(r.median, 1)} ms), ${r.result.length.toLocaleString("en-US")} messages`,
+  );
 console.log(`  time(2N)/time(N) = ${fmt(giant[1].ms / giant[0].ms, 2)}\n`);
 
 console.log(ok ? "all chunker targets met" : "some chunker targets missed");

@@ -47,7 +47,13 @@ const groups = (prefix) => ({
 /** Per channel: shared keys, then streaming for root and the two accounts, current and legacy. */
 const CHANNELS = {
   telegram: {
-    root: { botToken: "${TELEGRAM_BOT_TOKEN}", dmPolicy: "pairing", groupPolicy: "allowlist", groups: groups("-100"), replyToMode: "first" },
+    root: {
+      botToken: "${TELEGRAM_BOT_TOKEN}",
+      dmPolicy: "pairing",
+      groupPolicy: "allowlist",
+      groups: groups("-100"),
+      replyToMode: "first",
+    },
     accounts: {
       news: { botToken: "${TELEGRAM_NEWS_BOT_TOKEN}", name: "News digest" },
       ops: { botToken: "${TELEGRAM_OPS_BOT_TOKEN}", dmPolicy: "allowlist", allowFrom: ["42", "43"] },
@@ -64,13 +70,22 @@ const CHANNELS = {
     },
   },
   matrix: {
-    root: { homeserver: "https://matrix.example.org", userId: "@assistant:example.org", accessToken: "${MATRIX_ACCESS_TOKEN}", groups: groups("!room") },
+    root: {
+      homeserver: "https://matrix.example.org",
+      userId: "@assistant:example.org",
+      accessToken: "${MATRIX_ACCESS_TOKEN}",
+      groups: groups("!room"),
+    },
     accounts: {
       work: { userId: "@work:example.org", accessToken: "${MATRIX_WORK_TOKEN}", encryption: true },
       lab: { userId: "@lab:example.org", accessToken: "${MATRIX_LAB_TOKEN}", autoJoin: true },
     },
     current: { root: { mode: "quiet", block: { enabled: true } }, work: { mode: "partial" }, lab: { mode: "off", chunkMode: "newline" } },
-    legacy: { root: { streaming: "quiet", blockStreaming: true }, work: { streaming: true }, lab: { streaming: false, chunkMode: "newline" } },
+    legacy: {
+      root: { streaming: "quiet", blockStreaming: true },
+      work: { streaming: true },
+      lab: { streaming: false, chunkMode: "newline" },
+    },
   },
   feishu: {
     root: { appId: "cli_bench_main", appSecret: "${FEISHU_APP_SECRET}", domain: "feishu", connectionMode: "websocket" },
@@ -78,8 +93,16 @@ const CHANNELS = {
       intl: { appId: "cli_bench_intl", domain: "lark" },
       hooks: { appId: "cli_bench_hooks", connectionMode: "webhook", webhookPath: "/feishu/events", webhookPort: 8443 },
     },
-    current: { root: { mode: "partial", block: { coalesce: { minChars: 300 } } }, intl: { mode: "off" }, hooks: { chunkMode: "newline", block: { enabled: true } } },
-    legacy: { root: { streaming: true, blockStreamingCoalesce: { minChars: 300 } }, intl: { streaming: false }, hooks: { chunkMode: "newline", blockStreaming: true } },
+    current: {
+      root: { mode: "partial", block: { coalesce: { minChars: 300 } } },
+      intl: { mode: "off" },
+      hooks: { chunkMode: "newline", block: { enabled: true } },
+    },
+    legacy: {
+      root: { streaming: true, blockStreamingCoalesce: { minChars: 300 } },
+      intl: { streaming: false },
+      hooks: { chunkMode: "newline", blockStreaming: true },
+    },
   },
   qqbot: {
     root: { appId: "102030405", clientSecret: "${QQBOT_CLIENT_SECRET}", dmPolicy: "pairing" },
@@ -97,7 +120,11 @@ const CHANNELS = {
       family: { groupPolicy: "open" },
     },
     current: { root: { chunkMode: "newline", block: { enabled: true } }, personal: { block: { enabled: false } }, family: {} },
-    legacy: { root: { chunkMode: "newline", blockStreaming: true }, personal: { blockStreaming: false }, family: { streamMode: "partial" } },
+    legacy: {
+      root: { chunkMode: "newline", blockStreaming: true },
+      personal: { blockStreaming: false },
+      family: { streamMode: "partial" },
+    },
   },
 };
 
@@ -119,7 +146,13 @@ function buildConfig(legacy) {
   }
   const agents = [
     { id: "main", default: true, name: "Assistant", identity: { name: "Ada", emoji: "🦉" } },
-    { id: "work", name: "Work", workspace: "~/work-agent", model: { primary: "anthropic/claude-sonnet-4-5", fallbacks: ["openai/gpt-4o"] }, skills: ["notes", "calendar"] },
+    {
+      id: "work",
+      name: "Work",
+      workspace: "~/work-agent",
+      model: { primary: "anthropic/claude-sonnet-4-5", fallbacks: ["openai/gpt-4o"] },
+      skills: ["notes", "calendar"],
+    },
     { id: "family", name: "Family", tools: { profile: "messaging", deny: ["exec"] }, humanDelay: { mode: "natural" } },
   ];
   const entries = Object.fromEntries(agents.map(({ id, ...rest }) => [id, rest]));
@@ -141,7 +174,9 @@ function buildConfig(legacy) {
       { agentId: "family", match: { channel: "whatsapp", accountId: "family" } },
       { agentId: "work", match: { channel: "telegram", peer: { kind: "group", id: "-100-1001" } } },
     ],
-    session: legacy ? { dmScope: "per-channel-peer", idleMinutes: 240 } : { dmScope: "per-channel-peer", reset: { mode: "idle", idleMinutes: 240 } },
+    session: legacy
+      ? { dmScope: "per-channel-peer", idleMinutes: 240 }
+      : { dmScope: "per-channel-peer", reset: { mode: "idle", idleMinutes: 240 } },
     messages: { queue: { mode: "steer", debounceMs: 400 } },
     channels,
   };
@@ -232,7 +267,9 @@ try {
   const legacyKeys = countLegacyKeys(legacyText);
 
   if (asJson) {
-    process.stdout.write(`${JSON.stringify({ node: process.version, runs: RUNS, fixtureBytes: { current: currentText.length, legacy: legacyText.length }, legacyKeys, rows }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ node: process.version, runs: RUNS, fixtureBytes: { current: currentText.length, legacy: legacyText.length }, legacyKeys, rows }, null, 2)}\n`,
+    );
   } else {
     const f = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
     const out = [
@@ -257,7 +294,11 @@ try {
 function sortKeys(value) {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys(value[k])]),
+    );
   }
   return value;
 }

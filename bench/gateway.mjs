@@ -73,7 +73,11 @@ if (typeof globalThis.gc !== "function") {
 /** Spawns node with `argv` in `home`; resolves at the `ready` line (and `alsoWait` lines), then reads RSS. */
 async function measureProcess(argv, { home, ready, alsoWait, idle = false }) {
   const started = performance.now();
-  const child = spawn(process.execPath, argv, { cwd: home, env: { HOME: home, PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, argv, {
+    cwd: home,
+    env: { HOME: home, PATH: process.env.PATH ?? "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let readyMs;
   let seen = 0;
   let output = "";
@@ -150,11 +154,18 @@ async function measureStartup() {
     zero: await startupCase("zero", gateway, base, { ready: listening }),
     five: await startupCase("five", gateway, five, { ready: listening, alsoWait: { pattern: /account loopback:\w+ connected/, count: 5 } }),
   };
-  for (const [label, r] of [["0 accounts", result.zero], ["5 accounts", result.five]]) {
+  for (const [label, r] of [
+    ["0 accounts", result.zero],
+    ["5 accounts", result.five],
+  ]) {
     check(`start, ${label}`, r.startMs < TARGET.startMs, `${r.startMs.toFixed(0)} ms < ${TARGET.startMs} ms`);
     // The issue's figure is the idle RSS (the reference: 763 MB idle); the reading 0.5 s after
     // listening, before V8 returns the start-up garbage, is printed beside it.
-    check(`RSS idle (12 s after listening), ${label}`, r.idleRssMb < TARGET.rssMb, `${r.idleRssMb.toFixed(1)} MB < ${TARGET.rssMb} MB (0.5 s after listening: ${r.rssMb.toFixed(1)} MB)`);
+    check(
+      `RSS idle (12 s after listening), ${label}`,
+      r.idleRssMb < TARGET.rssMb,
+      `${r.idleRssMb.toFixed(1)} MB < ${TARGET.rssMb} MB (0.5 s after listening: ${r.rssMb.toFixed(1)} MB)`,
+    );
   }
   return result;
 }
@@ -327,7 +338,11 @@ async function measureTurns() {
   };
   check("turns/s (saturation)", saturationTps >= TARGET.turnsPerSec, `${saturationTps.toFixed(0)} >= ${TARGET.turnsPerSec}`);
   check(`sustained ${RATE} turns/s`, sustainedTps >= RATE * 0.95, `${sustainedTps.toFixed(0)} turns/s delivered of ${RATE} offered`);
-  check(`p99 added latency at ${RATE} turns/s`, result.addedMs.p99 < TARGET.p99Ms, `${result.addedMs.p99.toFixed(2)} ms < ${TARGET.p99Ms} ms`);
+  check(
+    `p99 added latency at ${RATE} turns/s`,
+    result.addedMs.p99 < TARGET.p99Ms,
+    `${result.addedMs.p99.toFixed(2)} ms < ${TARGET.p99Ms} ms`,
+  );
   const growth = rss10k / rss1k - 1;
   check(`RSS after ${TURNS} vs 1k turns`, growth <= TARGET.rssGrowth, `${(growth * 100).toFixed(1)}% <= ${TARGET.rssGrowth * 100}%`);
   return result;
@@ -344,8 +359,13 @@ function report(results) {
   if (p) {
     console.log(`gateway start to its "listening" line (median of ${RUNS} starts after a first one):`);
     const b = p.baseline;
-    console.log(`  node baseline     ${b.startMs.toFixed(0).padStart(5)} ms   RSS ${b.rssMb.toFixed(1)} MB after 0.5 s, ${b.idleRssMb.toFixed(1)} MB idle`);
-    for (const [label, r] of [["0 accounts", p.zero], ["5 loopback", p.five]]) {
+    console.log(
+      `  node baseline     ${b.startMs.toFixed(0).padStart(5)} ms   RSS ${b.rssMb.toFixed(1)} MB after 0.5 s, ${b.idleRssMb.toFixed(1)} MB idle`,
+    );
+    for (const [label, r] of [
+      ["0 accounts", p.zero],
+      ["5 loopback", p.five],
+    ]) {
       console.log(
         `  ${label.padEnd(16)} ${r.startMs.toFixed(0).padStart(5)} ms (${(r.startMs / b.startMs).toFixed(1)}x node; all accounts up ${r.allUpMs.toFixed(0)} ms)   RSS ${r.rssMb.toFixed(1)} MB after 0.5 s, ${r.idleRssMb.toFixed(1)} MB idle (${(r.idleRssMb / b.idleRssMb).toFixed(1)}x node)`,
       );
@@ -355,9 +375,15 @@ function report(results) {
   if (t) {
     const f = (n) => n.toFixed(2);
     console.log(`turns through the loopback channel (${t.sessions} sessions, partial preview, zero-latency model):`);
-    console.log(`  sustained: ${t.turns} turns offered at ${t.offeredRate}/s, delivered ${t.sustainedTps.toFixed(0)}/s; added latency p50 ${f(t.addedMs.p50)} ms, p90 ${f(t.addedMs.p90)} ms, p99 ${f(t.addedMs.p99)} ms, max ${f(t.addedMs.max)} ms`);
-    console.log(`  saturation: ${t.saturationTps.toFixed(0)} turns/s (p50 ${f(t.saturationAddedMs.p50)} ms, p99 ${f(t.saturationAddedMs.p99)} ms: a queue of ${t.sessions} users); raw runtime.runTurn ${t.rawRunTurnTps.toFixed(0)} turns/s -> channel at ${((t.saturationTps / t.rawRunTurnTps) * 100).toFixed(0)}% of raw`);
-    console.log(`  RSS after 1k turns ${t.rss1kMb.toFixed(1)} MB, after ${t.turns} ${t.rss10kMb.toFixed(1)} MB (${((t.rss10kMb / t.rss1kMb - 1) * 100).toFixed(1)}%)`);
+    console.log(
+      `  sustained: ${t.turns} turns offered at ${t.offeredRate}/s, delivered ${t.sustainedTps.toFixed(0)}/s; added latency p50 ${f(t.addedMs.p50)} ms, p90 ${f(t.addedMs.p90)} ms, p99 ${f(t.addedMs.p99)} ms, max ${f(t.addedMs.max)} ms`,
+    );
+    console.log(
+      `  saturation: ${t.saturationTps.toFixed(0)} turns/s (p50 ${f(t.saturationAddedMs.p50)} ms, p99 ${f(t.saturationAddedMs.p99)} ms: a queue of ${t.sessions} users); raw runtime.runTurn ${t.rawRunTurnTps.toFixed(0)} turns/s -> channel at ${((t.saturationTps / t.rawRunTurnTps) * 100).toFixed(0)}% of raw`,
+    );
+    console.log(
+      `  RSS after 1k turns ${t.rss1kMb.toFixed(1)} MB, after ${t.turns} ${t.rss10kMb.toFixed(1)} MB (${((t.rss10kMb / t.rss1kMb - 1) * 100).toFixed(1)}%)`,
+    );
   }
   for (const v of verdicts) console.log(`${v.ok ? "PASS" : "FAIL"}  ${v.name}: ${v.detail}`);
 }

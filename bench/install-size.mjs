@@ -66,5 +66,7 @@ const both = new Map([...core, ...telegram]);
 const added = [...telegram].filter(([dir]) => !core.has(dir));
 console.log(`@openclaw/core: ${core.size} packages, ${mb(sum(core))}`);
 console.log(`@openclaw/core + @openclaw/telegram: ${both.size} packages, ${mb(sum(both))}`);
-console.log(`the channel adds ${added.length} packages, ${mb(added.reduce((n, [, p]) => n + p.bytes, 0))} (ratio to core ${(sum(both) / sum(core)).toFixed(3)}):`);
+console.log(
+  `the channel adds ${added.length} packages, ${mb(added.reduce((n, [, p]) => n + p.bytes, 0))} (ratio to core ${(sum(both) / sum(core)).toFixed(3)}):`,
+);
 for (const [, p] of added.sort((a, b) => b[1].bytes - a[1].bytes)) console.log(`  ${p.name} ${(p.bytes / 1024).toFixed(0)} KB`);

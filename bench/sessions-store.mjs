@@ -41,7 +41,13 @@ const makeEvent = (i) => ({
   type: "message",
   message: { role: i % 2 ? "assistant" : "user", content: [{ type: "text", text }], timestamp: 1_700_000_000_000 + i },
 });
-const payload = JSON.stringify({ type: "message", id: "00000000-0000-0000-0000-000000000000", parentId: "x", timestamp: new Date().toISOString(), ...makeEvent(0) });
+const payload = JSON.stringify({
+  type: "message",
+  id: "00000000-0000-0000-0000-000000000000",
+  parentId: "x",
+  timestamp: new Date().toISOString(),
+  ...makeEvent(0),
+});
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -103,7 +109,10 @@ const store = sessions.openAgentStore({ stateDir: root, agentId: "bench" });
 const { sessionId } = store.getOrCreateSession("agent:bench:main");
 {
   const warm = store.getOrCreateSession("agent:bench:warmup").sessionId;
-  store.appendEvents(warm, Array.from({ length: 1000 }, (_, i) => makeEvent(i)));
+  store.appendEvents(
+    warm,
+    Array.from({ length: 1000 }, (_, i) => makeEvent(i)),
+  );
 }
 const batches = [];
 for (let done = 0; done < EVENTS; done += BATCH) {
@@ -135,18 +144,36 @@ rmSync(root, { recursive: true, force: true });
 
 const rows = [
   ["plain INSERT loop (baseline)", `${fmt(baseEps)} rows/s`, "1.00x", ""],
-  [`store appendEvents, batch ${BATCH}`, `${fmt(batchedEps)} events/s`, `${fmt(batchedEps / baseEps, 2)}x`,
-    batchedEps >= TARGET_BATCHED_EPS ? `PASS (>= ${fmt(TARGET_BATCHED_EPS)}/s)` : `FAIL (< ${fmt(TARGET_BATCHED_EPS)}/s)`],
+  [
+    `store appendEvents, batch ${BATCH}`,
+    `${fmt(batchedEps)} events/s`,
+    `${fmt(batchedEps / baseEps, 2)}x`,
+    batchedEps >= TARGET_BATCHED_EPS ? `PASS (>= ${fmt(TARGET_BATCHED_EPS)}/s)` : `FAIL (< ${fmt(TARGET_BATCHED_EPS)}/s)`,
+  ],
   ["plain INSERT, 1 per txn, sync=FULL", `${fmt(baseDurableEps)} rows/s`, `${fmt(baseDurableEps / baseEps, 3)}x`, ""],
-  ["store appendEvent (durable, sync=FULL)", `${fmt(durableEps)} events/s`, `${fmt(durableEps / baseEps, 3)}x`,
-    `${fmt(durableEps / baseDurableEps, 2)}x of durable baseline`],
+  [
+    "store appendEvent (durable, sync=FULL)",
+    `${fmt(durableEps)} events/s`,
+    `${fmt(durableEps / baseEps, 3)}x`,
+    `${fmt(durableEps / baseDurableEps, 2)}x of durable baseline`,
+  ],
   ["plain SELECT last 200 + JSON.parse", `${fmt(baseTailMs, 3)} ms`, "1.00x", ""],
-  [`store readTail(200) on ${fmt(stored)} events`, `${fmt(tailMs, 3)} ms (p95 ${fmt(tailP95, 3)})`, `${fmt(tailMs / baseTailMs, 2)}x`,
-    tailMs < TARGET_TAIL_MS ? `PASS (< ${TARGET_TAIL_MS} ms)` : `FAIL (>= ${TARGET_TAIL_MS} ms)`],
+  [
+    `store readTail(200) on ${fmt(stored)} events`,
+    `${fmt(tailMs, 3)} ms (p95 ${fmt(tailP95, 3)})`,
+    `${fmt(tailMs / baseTailMs, 2)}x`,
+    tailMs < TARGET_TAIL_MS ? `PASS (< ${TARGET_TAIL_MS} ms)` : `FAIL (>= ${TARGET_TAIL_MS} ms)`,
+  ],
 ];
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
 console.log(`sessions-store benchmark (node ${process.version}, ${os.cpus().length} cpus, dir ${args.dir ?? os.tmpdir()})`);
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+for (const r of rows)
+  console.log(
+    r
+      .map((c, i) => c.padEnd(widths[i]))
+      .join("  ")
+      .trimEnd(),
+  );
 const pass = batchedEps >= TARGET_BATCHED_EPS && tailMs < TARGET_TAIL_MS;
 console.log(pass ? "RESULT: PASS" : "RESULT: FAIL");
 process.exitCode = pass ? 0 : 1;

@@ -61,7 +61,10 @@ async function run(tokensPerSecond) {
     const finalMs = Date.now() - finalStarted;
     const calls = fake.calls.filter((c) => c.method === "sendMessage" || c.method === "editMessageText");
     const chat = fake.chat(42);
-    const shown = chat.map((m) => m.text).join(" ").replace(/\s+/g, " ");
+    const shown = chat
+      .map((m) => m.text)
+      .join(" ")
+      .replace(/\s+/g, " ");
     return {
       tokensPerSecond,
       streamSeconds: streamMs / 1000,

@@ -4,13 +4,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import {
-  AccountConfigError,
-  DEFAULT_ACCOUNT_ID,
-  isPlainObject,
-  listAccountIds,
-  mergeAccountConfig,
-} from "@openclaw/plugin-sdk";
+import { AccountConfigError, DEFAULT_ACCOUNT_ID, isPlainObject, listAccountIds, mergeAccountConfig } from "@openclaw/plugin-sdk";
 import { TELEGRAM_TEXT_CHUNK_LIMIT, WEBHOOK_DEFAULTS } from "./config.js";
 
 /** The environment variable holding the default account's token. */
@@ -91,19 +85,29 @@ function readTokenFile(file: string, accountId: string): string {
   } catch (error) {
     if (error instanceof AccountConfigError) throw error;
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be read (${(error as Error).message})`;
-    throw new AccountConfigError(`${path}: the file ${file} ${reason}; create it with the token from @BotFather, or set botToken instead.`, path);
+    throw new AccountConfigError(
+      `${path}: the file ${file} ${reason}; create it with the token from @BotFather, or set botToken instead.`,
+      path,
+    );
   }
   if (text === "") throw new AccountConfigError(`${path}: the file ${file} is empty; put the token from @BotFather in it.`, path);
   return text;
 }
 
-function resolveToken(channelConfig: Record<string, unknown>, accountId: string, env: NodeJS.ProcessEnv): Pick<TelegramAccount, "token" | "tokenSource"> {
+function resolveToken(
+  channelConfig: Record<string, unknown>,
+  accountId: string,
+  env: NodeJS.ProcessEnv,
+): Pick<TelegramAccount, "token" | "tokenSource"> {
   const own = ownCredentials(channelConfig, accountId);
   if (nonEmpty(own.botToken)) return { token: own.botToken.trim(), tokenSource: "botToken" };
   if (nonEmpty(own.tokenFile)) return { token: readTokenFile(own.tokenFile, accountId), tokenSource: "tokenFile" };
   if (accountId === DEFAULT_ACCOUNT_ID && nonEmpty(env[TOKEN_ENV])) return { token: env[TOKEN_ENV]!.trim(), tokenSource: "env" };
   const path = accountKeyPath(accountId, "botToken");
-  const where = accountId === DEFAULT_ACCOUNT_ID ? `set ${path}, channels.telegram.tokenFile, or the ${TOKEN_ENV} environment variable` : `set ${path} or ${accountKeyPath(accountId, "tokenFile")} (named accounts do not read ${TOKEN_ENV})`;
+  const where =
+    accountId === DEFAULT_ACCOUNT_ID
+      ? `set ${path}, channels.telegram.tokenFile, or the ${TOKEN_ENV} environment variable`
+      : `set ${path} or ${accountKeyPath(accountId, "tokenFile")} (named accounts do not read ${TOKEN_ENV})`;
   throw new AccountConfigError(`Telegram account "${accountId}" has no bot token: ${where} to the token @BotFather gave you.`, path);
 }
 
@@ -119,7 +123,10 @@ function resolveWebhook(merged: Record<string, unknown>, accountId: string): Tel
     );
   }
   if (!SECRET_CHARS.test(merged.webhookSecret)) {
-    throw new AccountConfigError(`${secretPath} may only hold A-Z, a-z, 0-9, _ and - (1 to 256 characters), as Telegram requires; choose another secret.`, secretPath);
+    throw new AccountConfigError(
+      `${secretPath} may only hold A-Z, a-z, 0-9, _ and - (1 to 256 characters), as Telegram requires; choose another secret.`,
+      secretPath,
+    );
   }
   return {
     url: merged.webhookUrl,

@@ -27,7 +27,10 @@ const topicSchema = z.strictObject({
 
 const telegramGroupSchema = z.strictObject({
   ...groupSettingsShape,
-  topics: z.record(z.string().min(1), topicSchema).optional().describe('Forum topics keyed by thread id or "*"; they inherit the group settings.'),
+  topics: z
+    .record(z.string().min(1), topicSchema)
+    .optional()
+    .describe('Forum topics keyed by thread id or "*"; they inherit the group settings.'),
 });
 
 /** Zod schema of `channels.telegram` (root keys, `accounts.<id>` overrides, nested `streaming`). */
@@ -45,7 +48,9 @@ export const telegramConfigSchema = channelConfigSchema({
       .string()
       .min(1)
       .optional()
-      .describe(`Address the webhook listener binds to (default "${WEBHOOK_DEFAULTS.host}"; use "0.0.0.0" behind a proxy on another host).`),
+      .describe(
+        `Address the webhook listener binds to (default "${WEBHOOK_DEFAULTS.host}"; use "0.0.0.0" behind a proxy on another host).`,
+      ),
     webhookPort: z
       .int()
       .min(0)
@@ -57,7 +62,10 @@ export const telegramConfigSchema = channelConfigSchema({
       .regex(/^\//, "webhookPath must start with '/'")
       .optional()
       .describe(`Path the webhook listener accepts updates on (default "${WEBHOOK_DEFAULTS.path}").`),
-    replyToMode: z.enum(["off", "first", "all", "batched"]).optional().describe('Quote the user\'s message in replies: "off" (default), "first", "all", "batched".'),
+    replyToMode: z
+      .enum(["off", "first", "all", "batched"])
+      .optional()
+      .describe('Quote the user\'s message in replies: "off" (default), "first", "all", "batched".'),
     linkPreview: z.boolean().optional().describe("Show link previews in sent messages (default true)."),
   },
   rootOnly: {

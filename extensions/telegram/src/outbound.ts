@@ -102,7 +102,13 @@ export function createTelegramOutbound(account: TelegramAccount, options: Telegr
     return params;
   };
 
-  async function sendOne(target: OutboundTarget, part: string, parseMode: Rendered["parseMode"], params: Record<string, unknown>, signal: GrammySignal | undefined): Promise<SentMessage> {
+  async function sendOne(
+    target: OutboundTarget,
+    part: string,
+    parseMode: Rendered["parseMode"],
+    params: Record<string, unknown>,
+    signal: GrammySignal | undefined,
+  ): Promise<SentMessage> {
     const chatId = toChatId(target.chat.id);
     try {
       const sent = await api.sendMessage(chatId, part, { ...params, ...(parseMode ? { parse_mode: parseMode } : {}) }, signal);
@@ -132,7 +138,10 @@ export function createTelegramOutbound(account: TelegramAccount, options: Telegr
   async function editText(target: OutboundTarget, messageId: string, text: string, opts: SendOptions): Promise<void> {
     const { parts, parseMode } = render(text, opts.format, TELEGRAM_MESSAGE_LIMIT);
     if (parts.length > 1) {
-      throw new PermanentSendError(`Telegram editMessageText: the text has ${parseMode ? visibleLength(markdownToTelegramHtml(text)) : text.length} characters, more than the ${TELEGRAM_MESSAGE_LIMIT} one message can hold`, "too_long");
+      throw new PermanentSendError(
+        `Telegram editMessageText: the text has ${parseMode ? visibleLength(markdownToTelegramHtml(text)) : text.length} characters, more than the ${TELEGRAM_MESSAGE_LIMIT} one message can hold`,
+        "too_long",
+      );
     }
     const chatId = toChatId(target.chat.id);
     const id = Number(messageId);
@@ -159,7 +168,12 @@ export function createTelegramOutbound(account: TelegramAccount, options: Telegr
 
   async function typing(target: OutboundTarget, opts: SendOptions): Promise<void> {
     const thread = threadOf(target, true);
-    await api.sendChatAction(toChatId(target.chat.id), "typing", thread !== undefined ? { message_thread_id: thread } : {}, signalFor(opts));
+    await api.sendChatAction(
+      toChatId(target.chat.id),
+      "typing",
+      thread !== undefined ? { message_thread_id: thread } : {},
+      signalFor(opts),
+    );
   }
 
   async function sendMedia(target: OutboundTarget, media: OutboundMedia, opts: SendOptions): Promise<SentMessage> {

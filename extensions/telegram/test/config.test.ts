@@ -28,7 +28,14 @@ function configError(fn: () => unknown): AccountConfigError {
 describe("package shape", () => {
   it("declares the plugin block and ships an openclaw.plugin.json generated from the current schema", () => {
     const pkg = JSON.parse(readFileSync(new URL("package.json", packageDir), "utf8"));
-    expect(pkg.openclaw.plugin).toEqual({ id: "telegram", kind: "channel", channels: ["telegram"], entry: "./dist/index.js", configEntry: "./dist/config.js", sdk: "^0.1.0" });
+    expect(pkg.openclaw.plugin).toEqual({
+      id: "telegram",
+      kind: "channel",
+      channels: ["telegram"],
+      entry: "./dist/index.js",
+      configEntry: "./dist/config.js",
+      sdk: "^0.1.0",
+    });
     expect(pkg.peerDependencies).toEqual({ "@openclaw/plugin-sdk": "^0.1.0" });
     const manifest = readFileSync(new URL("openclaw.plugin.json", packageDir), "utf8");
     // If this fails, run `pnpm --filter @openclaw/telegram build` to regenerate the manifest.
@@ -40,7 +47,11 @@ describe("package shape", () => {
     expect(plugin.id).toBe("telegram");
     expect(plugin.config).toBe(configEntry);
     expect(plugin.capabilities).toEqual(TELEGRAM_CAPABILITIES);
-    expect(configEntry).toMatchObject({ id: "telegram", packageName: "@openclaw/telegram", streamingDefaults: { previewMode: "partial", blockReplies: "inherit" } });
+    expect(configEntry).toMatchObject({
+      id: "telegram",
+      packageName: "@openclaw/telegram",
+      streamingDefaults: { previewMode: "partial", blockReplies: "inherit" },
+    });
   });
 });
 
@@ -54,20 +65,40 @@ describe("accounts and tokens", () => {
   });
 
   it("takes the token from botToken, then tokenFile (trimmed), then the environment (default account only)", () => {
-    expect(resolveTelegramAccount({ botToken: "1:a", tokenFile: tempFile("2:b") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({ token: "1:a", tokenSource: "botToken" });
-    expect(resolveTelegramAccount({ tokenFile: tempFile("  2:b\n") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({ token: "2:b", tokenSource: "tokenFile" });
+    expect(resolveTelegramAccount({ botToken: "1:a", tokenFile: tempFile("2:b") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject(
+      { token: "1:a", tokenSource: "botToken" },
+    );
+    expect(resolveTelegramAccount({ tokenFile: tempFile("  2:b\n") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({
+      token: "2:b",
+      tokenSource: "tokenFile",
+    });
     expect(resolveTelegramAccount({}, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({ token: "3:c", tokenSource: "env" });
-    const work = resolveTelegramAccount({ botToken: "1:a", linkPreview: false, accounts: { work: { tokenFile: tempFile("4:d"), replyToMode: "first" } } }, "work", {});
-    expect(work).toMatchObject({ token: "4:d", tokenSource: "tokenFile", linkPreview: false, replyToMode: "first", textChunkLimit: 4000, webhook: undefined });
+    const work = resolveTelegramAccount(
+      { botToken: "1:a", linkPreview: false, accounts: { work: { tokenFile: tempFile("4:d"), replyToMode: "first" } } },
+      "work",
+      {},
+    );
+    expect(work).toMatchObject({
+      token: "4:d",
+      tokenSource: "tokenFile",
+      linkPreview: false,
+      replyToMode: "first",
+      textChunkLimit: 4000,
+      webhook: undefined,
+    });
   });
 
   it("explains a missing token with the config path and the fix", () => {
     const root = configError(() => resolveTelegramAccount({}, "default", {}));
     expect(root.path).toBe("channels.telegram.botToken");
-    expect(root.message).toMatch(/channels\.telegram\.botToken, channels\.telegram\.tokenFile, or the TELEGRAM_BOT_TOKEN environment variable/);
+    expect(root.message).toMatch(
+      /channels\.telegram\.botToken, channels\.telegram\.tokenFile, or the TELEGRAM_BOT_TOKEN environment variable/,
+    );
     expect(root.message).toMatch(/@BotFather/);
     // A named account never borrows the root's token nor the environment's.
-    const named = configError(() => resolveTelegramAccount({ botToken: "1:a", accounts: { work: {} } }, "work", { TELEGRAM_BOT_TOKEN: "3:c" }));
+    const named = configError(() =>
+      resolveTelegramAccount({ botToken: "1:a", accounts: { work: {} } }, "work", { TELEGRAM_BOT_TOKEN: "3:c" }),
+    );
     expect(named.path).toBe("channels.telegram.accounts.work.botToken");
     expect(named.message).toMatch(/accounts\.work\.tokenFile.*do not read TELEGRAM_BOT_TOKEN/);
     const missingFile = configError(() => resolveTelegramAccount({ tokenFile: "/nonexistent/token" }, "default", {}));
@@ -77,10 +108,14 @@ describe("accounts and tokens", () => {
   });
 
   it("requires a valid webhookSecret with webhookUrl and fills webhook defaults", () => {
-    const noSecret = configError(() => resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://bot.example.com/tg" }, "default", {}));
+    const noSecret = configError(() =>
+      resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://bot.example.com/tg" }, "default", {}),
+    );
     expect(noSecret.path).toBe("channels.telegram.webhookSecret");
     expect(noSecret.message).toMatch(/remove webhookUrl to use long polling/);
-    const badSecret = configError(() => resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://x.y", webhookSecret: "has space" }, "default", {}));
+    const badSecret = configError(() =>
+      resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://x.y", webhookSecret: "has space" }, "default", {}),
+    );
     expect(badSecret.message).toMatch(/A-Z, a-z, 0-9, _ and -/);
     const ok = resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://x.y/tg", webhookSecret: "abc" }, "default", {});
     expect(ok.webhook).toEqual({ url: "https://x.y/tg", secret: "abc", host: "127.0.0.1", port: 8787, path: "/telegram-webhook" });
@@ -112,7 +147,13 @@ describe("schema and doctor", () => {
 
   it("rejects every retired flat key", () => {
     for (const key of ["streamMode", "chunkMode", "blockStreaming", "blockStreamingCoalesce", "draftChunk"]) {
-      expect(schema.safeParse({ botToken: "1:a", [key]: key === "blockStreaming" ? true : key === "streamMode" || key === "chunkMode" ? "partial" : {} }).success, key).toBe(false);
+      expect(
+        schema.safeParse({
+          botToken: "1:a",
+          [key]: key === "blockStreaming" ? true : key === "streamMode" || key === "chunkMode" ? "partial" : {},
+        }).success,
+        key,
+      ).toBe(false);
     }
     expect(schema.safeParse({ botToken: "1:a", streaming: "partial" }).success).toBe(false);
     expect(schema.safeParse({ botToken: "1:a", apiRoot: "http://x", accounts: { a: { apiRoot: "http://y" } } }).success).toBe(false);
@@ -156,7 +197,8 @@ describe("schema and doctor", () => {
     });
     expect(telegram.accounts.work.streaming.mode).toBe("off");
     expect(telegram.accounts.play.streaming.mode).toBe("progress");
-    for (const key of ["streamMode", "chunkMode", "blockStreaming", "blockStreamingCoalesce", "draftChunk"]) expect(telegram).not.toHaveProperty(key);
+    for (const key of ["streamMode", "chunkMode", "blockStreaming", "blockStreamingCoalesce", "draftChunk"])
+      expect(telegram).not.toHaveProperty(key);
     expect(schema.safeParse(telegram).success).toBe(true);
     expect(detectLegacyKeys(config, configEntry.migrations)).toEqual([]);
     expect(applyLegacyKeyRules(config, configEntry.migrations).changes).toEqual([]);

@@ -60,10 +60,22 @@ runChannelConformance({
           tg.enqueueUpdate({} as never);
           const broken = tg.enqueueUpdate({ message: { message_id: 1, date: 0 } } as never);
           tg.enqueueUpdate({
-            poll: { id: "p1", question: "?", options: [], total_voter_count: 0, is_closed: false, is_anonymous: true, type: "regular", allows_multiple_answers: false },
+            poll: {
+              id: "p1",
+              question: "?",
+              options: [],
+              total_voter_count: 0,
+              is_closed: false,
+              is_anonymous: true,
+              type: "regular",
+              allows_multiple_answers: false,
+            },
           } as never);
           // The plugin has consumed the broken message once it polls with an offset past it.
-          await tg.waitFor(() => tg.calls.some((c) => c.method === "getUpdates" && Number(c.params.offset ?? 0) > broken.update_id), 10_000);
+          await tg.waitFor(
+            () => tg.calls.some((c) => c.method === "getUpdates" && Number(c.params.offset ?? 0) > broken.update_id),
+            10_000,
+          );
         },
         close: () => tg.close(),
       },

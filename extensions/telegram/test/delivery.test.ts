@@ -76,7 +76,12 @@ describe("live preview on Telegram", () => {
     for (const message of chat) expect(message.text!.length).toBeLessThanOrEqual(4096);
     const numbers = sentenceNumbers();
     expect(numbers).toEqual(numbers.map((_, i) => i));
-    expect(chat.map((m) => m.text).join(" ").replace(/\s+/g, " ")).toBe(text.replace(/\s+/g, " "));
+    expect(
+      chat
+        .map((m) => m.text)
+        .join(" ")
+        .replace(/\s+/g, " "),
+    ).toBe(text.replace(/\s+/g, " "));
     // The first preview message was edited in place and never deleted and re-sent.
     expect(fake.calls.filter((c) => c.method === "deleteMessage")).toHaveLength(0);
     expect(fake.editsOf(chat[0]!.message_id).length).toBeGreaterThan(1);
@@ -93,7 +98,12 @@ describe("live preview on Telegram", () => {
     expect(chat.length).toBeGreaterThanOrEqual(3);
     // Every rotated preview holds at most maxChars; the final's tail follows as one message.
     for (const message of chat.slice(0, -1)) expect(message.text!.length).toBeLessThanOrEqual(800);
-    expect(chat.map((m) => m.text).join(" ").replace(/\s+/g, " ")).toBe(text.replace(/\s+/g, " "));
+    expect(
+      chat
+        .map((m) => m.text)
+        .join(" ")
+        .replace(/\s+/g, " "),
+    ).toBe(text.replace(/\s+/g, " "));
     const numbers = sentenceNumbers();
     expect(numbers).toEqual(numbers.map((_, i) => i));
   });

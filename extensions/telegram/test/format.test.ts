@@ -14,10 +14,14 @@ function balanced(html: string): boolean {
 
 describe("markdownToTelegramHtml", () => {
   it("maps Markdown onto Telegram's tags and escapes the rest", () => {
-    expect(markdownToTelegramHtml("**b** *i* ~~s~~ `c<d>` a & b < c")).toBe("<b>b</b> <i>i</i> <s>s</s> <code>c&lt;d&gt;</code> a &amp; b &lt; c");
-    expect(markdownToTelegramHtml("```python\nprint('<hi>')\n```")).toBe('<pre><code class="language-python">print(\'&lt;hi&gt;\')</code></pre>');
+    expect(markdownToTelegramHtml("**b** *i* ~~s~~ `c<d>` a & b < c")).toBe(
+      "<b>b</b> <i>i</i> <s>s</s> <code>c&lt;d&gt;</code> a &amp; b &lt; c",
+    );
+    expect(markdownToTelegramHtml("```python\nprint('<hi>')\n```")).toBe(
+      "<pre><code class=\"language-python\">print('&lt;hi&gt;')</code></pre>",
+    );
     expect(markdownToTelegramHtml("```\nplain\n```")).toBe("<pre><code>plain</code></pre>");
-    expect(markdownToTelegramHtml("[x](https://a.b/?q=1&r=\"2\")")).toBe('<a href="https://a.b/?q=1&amp;r=&quot;2&quot;">x</a>');
+    expect(markdownToTelegramHtml('[x](https://a.b/?q=1&r="2")')).toBe('<a href="https://a.b/?q=1&amp;r=&quot;2&quot;">x</a>');
     expect(markdownToTelegramHtml("[x](javascript:alert(1))")).toBe("x");
     expect(markdownToTelegramHtml("# Title\n\ntext")).toBe("<b>Title</b>\n\ntext");
     expect(markdownToTelegramHtml("> quoted\n> > nested")).toBe("<blockquote>quoted\nnested</blockquote>");
@@ -29,11 +33,16 @@ describe("markdownToTelegramHtml", () => {
 
   it("keeps the visible text no longer than the source", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("a", " ", "\n", "*", "_", "`", "~", "#", ">", "-", "1", ".", "[", "]", "(", ")", "<", "&", "\\") }), (md) => {
-        const html = markdownToTelegramHtml(md);
-        expect(balanced(html)).toBe(true);
-        expect(visibleLength(html)).toBeLessThanOrEqual(md.length);
-      }),
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom("a", " ", "\n", "*", "_", "`", "~", "#", ">", "-", "1", ".", "[", "]", "(", ")", "<", "&", "\\"),
+        }),
+        (md) => {
+          const html = markdownToTelegramHtml(md);
+          expect(balanced(html)).toBe(true);
+          expect(visibleLength(html)).toBeLessThanOrEqual(md.length);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -67,15 +76,19 @@ describe("splitTelegramHtml", () => {
 
   it("prefers newlines, then spaces, and loses no text (property)", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("a", "b", " ", "\n", "*", "`", "_", "&", "<") , maxLength: 400 }), fc.integer({ min: 8, max: 64 }), (md, limit) => {
-        const html = markdownToTelegramHtml(md);
-        const chunks = splitTelegramHtml(html, limit);
-        for (const chunk of chunks) {
-          expect(balanced(chunk)).toBe(true);
-          expect(visibleLength(chunk)).toBeLessThanOrEqual(limit);
-        }
-        expect(chunks.map(htmlToPlain).join("").replace(/\s+/g, "")).toBe(htmlToPlain(html).replace(/\s+/g, ""));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", "b", " ", "\n", "*", "`", "_", "&", "<"), maxLength: 400 }),
+        fc.integer({ min: 8, max: 64 }),
+        (md, limit) => {
+          const html = markdownToTelegramHtml(md);
+          const chunks = splitTelegramHtml(html, limit);
+          for (const chunk of chunks) {
+            expect(balanced(chunk)).toBe(true);
+            expect(visibleLength(chunk)).toBeLessThanOrEqual(limit);
+          }
+          expect(chunks.map(htmlToPlain).join("").replace(/\s+/g, "")).toBe(htmlToPlain(html).replace(/\s+/g, ""));
+        },
+      ),
       { numRuns: 300 },
     );
     const lines = splitTelegramHtml("aaaa bbbb\ncccc dddd eeee", 20);

@@ -117,7 +117,8 @@ export function runAccount(fake: FakeTelegram, options: RunOptions = {}): Runnin
     notifier,
     done,
     settled,
-    waitReceived: (n, timeoutMs = 5000) => notifier.until(() => (received.length >= n ? received : undefined), timeoutMs, `${n} received messages`),
+    waitReceived: (n, timeoutMs = 5000) =>
+      notifier.until(() => (received.length >= n ? received : undefined), timeoutMs, `${n} received messages`),
     async stop() {
       controller.abort();
       await settled;
@@ -148,4 +149,7 @@ export function sendOptions(overrides: Partial<SendOptions> = {}): SendOptions {
 
 /** Ann's DM (user 42) and a group with Bob, for `sendUserMessage`. */
 export const ann = { chat: { id: 42, type: "private" as const }, from: { id: 42, first_name: "Ann", username: "ann_user" } };
-export const group = { chat: { id: -100123, type: "supergroup" as const, title: "Team" }, from: { id: 7, first_name: "Bob", username: "bob" } };
+export const group = {
+  chat: { id: -100123, type: "supergroup" as const, title: "Team" },
+  from: { id: 7, first_name: "Bob", username: "bob" },
+};

@@ -23,28 +23,91 @@ describe("normalizeUpdate", () => {
       mentionsBot: false,
       receivedAt: 5,
     });
-    expect(normalizeUpdate(update({ chat: { id: -5, type: "group", title: "G" }, from: user, text: "x" }), "a", bot)?.chat.kind).toBe("group");
-    const post = normalizeUpdate(update({ chat: { id: -1009, type: "channel", title: "News", username: "news" }, sender_chat: { id: -1009, type: "channel", title: "News", username: "news" }, text: "post" }, "channel_post"), "a", bot);
-    expect(post).toMatchObject({ chat: { kind: "channel", id: "-1009", title: "News" }, sender: { id: "-1009", name: "News", username: "news", isBot: false } });
+    expect(normalizeUpdate(update({ chat: { id: -5, type: "group", title: "G" }, from: user, text: "x" }), "a", bot)?.chat.kind).toBe(
+      "group",
+    );
+    const post = normalizeUpdate(
+      update(
+        {
+          chat: { id: -1009, type: "channel", title: "News", username: "news" },
+          sender_chat: { id: -1009, type: "channel", title: "News", username: "news" },
+          text: "post",
+        },
+        "channel_post",
+      ),
+      "a",
+      bot,
+    );
+    expect(post).toMatchObject({
+      chat: { kind: "channel", id: "-1009", title: "News" },
+      sender: { id: "-1009", name: "News", username: "news", isBot: false },
+    });
   });
 
   it("detects a text_mention of the bot and ignores a forum topic's header as a reply target", () => {
     const text = "hey Claw";
-    const mention = normalizeUpdate(update({ chat: group, from: user, text, entities: [{ type: "text_mention", offset: 4, length: 4, user: { id: 99, is_bot: true, first_name: "Claw" } }] }), "a", bot);
+    const mention = normalizeUpdate(
+      update({
+        chat: group,
+        from: user,
+        text,
+        entities: [{ type: "text_mention", offset: 4, length: 4, user: { id: 99, is_bot: true, first_name: "Claw" } }],
+      }),
+      "a",
+      bot,
+    );
     expect(mention?.mentionsBot).toBe(true);
-    const header = { message_id: 3, date: 1, chat: group, from: { id: 99, is_bot: true, first_name: "Claw" }, forum_topic_created: { name: "Ops", icon_color: 1 } };
-    const inTopic = normalizeUpdate(update({ chat: { ...group, is_forum: true }, from: user, text: "plain", message_thread_id: 3, is_topic_message: true, reply_to_message: header }), "a", bot);
+    const header = {
+      message_id: 3,
+      date: 1,
+      chat: group,
+      from: { id: 99, is_bot: true, first_name: "Claw" },
+      forum_topic_created: { name: "Ops", icon_color: 1 },
+    };
+    const inTopic = normalizeUpdate(
+      update({
+        chat: { ...group, is_forum: true },
+        from: user,
+        text: "plain",
+        message_thread_id: 3,
+        is_topic_message: true,
+        reply_to_message: header,
+      }),
+      "a",
+      bot,
+    );
     expect(inTopic).toMatchObject({ mentionsBot: false, chat: { threadId: "3" } });
     expect(inTopic?.replyTo).toBeUndefined();
   });
 
   it("skips the bot's own messages, service messages and edits; keeps media-only messages", () => {
-    expect(normalizeUpdate(update({ chat: group, from: { id: 99, is_bot: true, first_name: "Claw" }, text: "me" }), "a", bot)).toBeUndefined();
+    expect(
+      normalizeUpdate(update({ chat: group, from: { id: 99, is_bot: true, first_name: "Claw" }, text: "me" }), "a", bot),
+    ).toBeUndefined();
     expect(normalizeUpdate(update({ chat: group, from: user, new_chat_members: [user] }), "a", bot)).toBeUndefined();
-    expect(normalizeUpdate({ update_id: 2, edited_message: { message_id: 1, date: 1, chat: group, from: user, text: "e", edit_date: 2 } } as unknown as Update, "a", bot)).toBeUndefined();
-    const gif = normalizeUpdate(update({ chat: group, from: user, animation: { file_id: "A", file_unique_id: "a", width: 1, height: 1, duration: 1 }, document: { file_id: "A", file_unique_id: "a" } }), "a", bot);
+    expect(
+      normalizeUpdate(
+        { update_id: 2, edited_message: { message_id: 1, date: 1, chat: group, from: user, text: "e", edit_date: 2 } } as unknown as Update,
+        "a",
+        bot,
+      ),
+    ).toBeUndefined();
+    const gif = normalizeUpdate(
+      update({
+        chat: group,
+        from: user,
+        animation: { file_id: "A", file_unique_id: "a", width: 1, height: 1, duration: 1 },
+        document: { file_id: "A", file_unique_id: "a" },
+      }),
+      "a",
+      bot,
+    );
     expect(gif?.media).toEqual([{ kind: "video", fileId: "A" }]);
-    const voice = normalizeUpdate(update({ chat: group, from: user, voice: { file_id: "V", file_unique_id: "v", duration: 3, mime_type: "audio/ogg" } }), "a", bot);
+    const voice = normalizeUpdate(
+      update({ chat: group, from: user, voice: { file_id: "V", file_unique_id: "v", duration: 3, mime_type: "audio/ogg" } }),
+      "a",
+      bot,
+    );
     expect(voice?.media).toEqual([{ kind: "voice", fileId: "V", mimeType: "audio/ogg" }]);
   });
 });
@@ -52,7 +115,9 @@ describe("normalizeUpdate", () => {
 describe("sequenceKey", () => {
   it("keys by chat, and by topic in forums", () => {
     expect(sequenceKey(update({ chat: group, from: user, text: "x" }))).toBe("-100123");
-    expect(sequenceKey(update({ chat: { ...group, is_forum: true }, from: user, text: "x", message_thread_id: 4, is_topic_message: true }))).toBe("-100123:topic:4");
+    expect(
+      sequenceKey(update({ chat: { ...group, is_forum: true }, from: user, text: "x", message_thread_id: 4, is_topic_message: true })),
+    ).toBe("-100123:topic:4");
     expect(sequenceKey(update({ chat: { ...group, is_forum: true }, from: user, text: "x" }))).toBe("-100123:topic:1");
     expect(sequenceKey({ update_id: 5 } as Update)).toBe("other");
   });

@@ -48,7 +48,10 @@ describe("sendText", () => {
     expect(chat.length).toBeGreaterThan(1);
     expect(chat.at(-1)!.message_id).toBe(Number(sent.messageId));
     for (const message of chat) expect(message.text!.length).toBeLessThanOrEqual(4096);
-    const joined = chat.map((m) => m.text).join(" ").replace(/\s+/g, " ");
+    const joined = chat
+      .map((m) => m.text)
+      .join(" ")
+      .replace(/\s+/g, " ");
     expect(joined).toBe(`${words} ${words}`);
     // Bold continues across the cut: every message that holds bold words starts with a bold entity.
     expect(chat[1]!.entities![0]).toMatchObject({ offset: 0 });
@@ -56,7 +59,12 @@ describe("sendText", () => {
 
   it("resends as plain text when Telegram refuses the entities", async () => {
     const out = outbound();
-    fake.injectError({ method: "sendMessage", count: 1, error_code: 400, description: "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0" });
+    fake.injectError({
+      method: "sendMessage",
+      count: 1,
+      error_code: 400,
+      description: 'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0',
+    });
     const sent = await out.sendText(dm, "**hello** <world>", sendOptions());
     const sends = fake.calls.filter((c) => c.method === "sendMessage");
     expect(sends).toHaveLength(2);
@@ -69,7 +77,11 @@ describe("sendText", () => {
   it("quotes the replied message (even a deleted one), sets the topic thread, and honours silent and linkPreview", async () => {
     const out = outbound({ linkPreview: false });
     const user = fake.sendUserMessage({ ...ann, text: "question" });
-    const reply = await out.sendText({ ...dm, replyToMessageId: String(user.message!.message_id) }, "answer", sendOptions({ silent: true }));
+    const reply = await out.sendText(
+      { ...dm, replyToMessageId: String(user.message!.message_id) },
+      "answer",
+      sendOptions({ silent: true }),
+    );
     const message = fake.chat(42).find((m) => m.message_id === Number(reply.messageId))!;
     expect(message.reply_to_message?.message_id).toBe(user.message!.message_id);
     const call = fake.calls.find((c) => c.method === "sendMessage")!;
@@ -80,7 +92,10 @@ describe("sendText", () => {
     });
     await out.sendText({ ...dm, replyToMessageId: "999999" }, "still sent", sendOptions());
 
-    const forum = { chat: { id: -100777, type: "supergroup" as const, title: "Forum", is_forum: true }, from: { id: 7, first_name: "Bob" } };
+    const forum = {
+      chat: { id: -100777, type: "supergroup" as const, title: "Forum", is_forum: true },
+      from: { id: 7, first_name: "Bob" },
+    };
     fake.sendUserMessage({ ...forum, text: "in topic", message_thread_id: 15 });
     const inTopic = await out.sendText({ chat: { kind: "group", id: "-100777", threadId: "15" } }, "topic reply", sendOptions());
     expect(fake.chat(-100777).find((m) => m.message_id === Number(inTopic.messageId))!.message_thread_id).toBe(15);
@@ -117,7 +132,10 @@ describe("editText, deleteMessage, typing", () => {
   it("sends the typing action, keeping the General topic's thread id", async () => {
     const out = outbound();
     await out.typing!(dm, sendOptions({ priority: "typing" }));
-    const forum = { chat: { id: -100777, type: "supergroup" as const, title: "Forum", is_forum: true }, from: { id: 7, first_name: "Bob" } };
+    const forum = {
+      chat: { id: -100777, type: "supergroup" as const, title: "Forum", is_forum: true },
+      from: { id: 7, first_name: "Bob" },
+    };
     fake.sendUserMessage({ ...forum, text: "hi" });
     await out.typing!({ chat: { kind: "group", id: "-100777", threadId: "1" } }, sendOptions({ priority: "typing" }));
     const actions = fake.calls.filter((c) => c.method === "sendChatAction").map((c) => c.params);
@@ -151,7 +169,9 @@ describe("sendMedia", () => {
 
   it("refuses a missing local file as permanent", async () => {
     const out = outbound();
-    await expect(out.sendMedia!(dm, { kind: "document", source: "/nonexistent/file.pdf" }, sendOptions())).rejects.toBeInstanceOf(PermanentSendError);
+    await expect(out.sendMedia!(dm, { kind: "document", source: "/nonexistent/file.pdf" }, sendOptions())).rejects.toBeInstanceOf(
+      PermanentSendError,
+    );
   });
 });
 

@@ -70,7 +70,10 @@ describe("long polling: connect and receive", () => {
     }).then((r) => r.json() as Promise<{ result: { message_id: number } }>);
     fake.sendUserMessage({ ...group, text: "answering you", reply_to_message: sent.result.message_id });
     const all = await account.waitReceived(5);
-    expect(all[4]).toMatchObject({ mentionsBot: true, replyTo: { messageId: String(sent.result.message_id), fromBot: true, text: "I am the bot" } });
+    expect(all[4]).toMatchObject({
+      mentionsBot: true,
+      replyTo: { messageId: String(sent.result.message_id), fromBot: true, text: "I am the bot" },
+    });
     expect(all[0]!.chat).toEqual({ kind: "group", id: "-100123", title: "Team" });
   });
 
@@ -81,7 +84,10 @@ describe("long polling: connect and receive", () => {
     fake.sendUserMessage({ ...ann, document: { data: "%PDF-1.4", fileName: "report.pdf", mimeType: "application/pdf" } });
     const [photo, doc] = await account.waitReceived(2);
     expect(photo).toMatchObject({ text: "look", media: [{ kind: "image", fileId: expect.any(String), size: 9 }] });
-    expect(doc).toMatchObject({ text: "", media: [{ kind: "document", fileId: expect.any(String), fileName: "report.pdf", mimeType: "application/pdf" }] });
+    expect(doc).toMatchObject({
+      text: "",
+      media: [{ kind: "document", fileId: expect.any(String), fileName: "report.pdf", mimeType: "application/pdf" }],
+    });
   });
 
   it("sets threadId for forum topics (General is 1) and keys lanes per topic", async () => {
@@ -111,7 +117,11 @@ describe("long polling: ordering", () => {
     const account = run(fake, {
       onReceive: (m) => (m.text === "A1" ? gate.promise : m.text === "T10-1" ? topicGate.promise : undefined),
     });
-    await account.notifier.until(() => ["A1", "B1", "T10-1", "T11-1"].every((t) => account.received.some((m) => m.text === t)), 5000, "first of each lane");
+    await account.notifier.until(
+      () => ["A1", "B1", "T10-1", "T11-1"].every((t) => account.received.some((m) => m.text === t)),
+      5000,
+      "first of each lane",
+    );
     const texts = () => account.received.map((m) => m.text);
     expect(texts()).not.toContain("A2");
     expect(texts()).not.toContain("T10-2");
@@ -137,7 +147,13 @@ function scriptedUpdates(fake: FakeTelegram, script: TgUpdate[]): void {
 function textUpdate(updateId: number, text: string): TgUpdate {
   return {
     update_id: updateId,
-    message: { message_id: updateId, date: 1_700_000_000, chat: { id: 42, type: "private", first_name: "Ann" }, from: { id: 42, is_bot: false, first_name: "Ann" }, text },
+    message: {
+      message_id: updateId,
+      date: 1_700_000_000,
+      chat: { id: 42, type: "private", first_name: "Ann" },
+      from: { id: 42, is_bot: false, first_name: "Ann" },
+      text,
+    },
   };
 }
 
@@ -175,7 +191,11 @@ describe("long polling: failures", () => {
     const account = run(fake, { plugin: { pollTimeoutSeconds: 20 } });
     await fake.waitFor(() => fake.isPolling);
     // Another instance polls the same token: Telegram ends our held poll with 409.
-    await fetch(`${fake.apiRoot}/bot${fake.token}/getUpdates`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    await fetch(`${fake.apiRoot}/bot${fake.token}/getUpdates`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     const { error } = await account.settled;
     expect(error).toBeInstanceOf(PollingConflictError);
     expect(String((error as Error).message)).toMatch(/another process is polling this bot token/);
@@ -187,11 +207,19 @@ describe("long polling: failures", () => {
 
   it("names the webhook when a webhook set elsewhere blocks polling", async () => {
     const fake = await fakeTelegram();
-    fake.injectError({ method: "getUpdates", count: 1, error_code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first" });
+    fake.injectError({
+      method: "getUpdates",
+      count: 1,
+      error_code: 409,
+      description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+    });
     const account = run(fake);
     const { error } = await account.settled;
     expect(error).toBeInstanceOf(PollingConflictError);
-    expect(account.statuses.at(-1)).toEqual({ state: "error", detail: expect.stringMatching(/webhook is set for this bot by something else/) });
+    expect(account.statuses.at(-1)).toEqual({
+      state: "error",
+      detail: expect.stringMatching(/webhook is set for this bot by something else/),
+    });
   });
 
   it("restarts a poll that has gone silent (stall watchdog)", async () => {

@@ -53,7 +53,10 @@ it("openclaw agent --local streams a reply, uses a tool, and the turn shows in s
 it("--json prints the event stream as JSON lines", async () => {
   fake.enqueue([{ text: "hello" }]);
   const run = await runCli(["agent", "--local", "-m", "hi", "--json"], { home });
-  const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const events = run.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(events[0].type).toBe("run_start");
   expect(events.at(-1).type).toBe("run_end");
   expect(events.find((e: { type: string }) => e.type === "final").text).toBe("hello");

@@ -78,7 +78,10 @@ describe("CLI start-up loads only what the command needs", () => {
       const { result, loaded } = await runRecorded(args);
       expect(result.code, `openclaw ${args.join(" ")}: ${result.stderr}`).toBe(0);
       expect(loaded.has("dist:cli/main.js") && loaded.has("pkg:commander"), "the recorder saw the CLI load").toBe(true);
-      expect([...loaded].filter((m) => !allowedAtStartup(m)), `openclaw ${args.join(" ")}`).toEqual([]);
+      expect(
+        [...loaded].filter((m) => !allowedAtStartup(m)),
+        `openclaw ${args.join(" ")}`,
+      ).toEqual([]);
     }
   });
 

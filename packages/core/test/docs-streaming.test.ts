@@ -9,7 +9,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createConfigRegistry, formatProblems, resolveConfigSource, validateConfig } from "../src/config/index.js";
 
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url));
-const DOCS = ["streaming.md", "configuration.md", "workspace.md", "skills.md", "sessions.md", "agent.md", "gateway.md", "plugins.md", "access.md", "delivery.md", "channels/telegram.md"] as const;
+const DOCS = [
+  "streaming.md",
+  "configuration.md",
+  "workspace.md",
+  "skills.md",
+  "sessions.md",
+  "agent.md",
+  "gateway.md",
+  "plugins.md",
+  "access.md",
+  "delivery.md",
+  "channels/telegram.md",
+] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };
 
@@ -90,7 +102,10 @@ describe("JSON5 examples in docs/", () => {
     expect(blocks.some((b) => b.marker.kind === "legacy")).toBe(true);
     const streamingExamples = blocks.filter((b) => b.doc === "streaming.md" && b.marker.kind === "plain").map((b) => b.text);
     for (const channel of ["telegram", "matrix", "feishu", "qqbot", "whatsapp"]) {
-      expect(streamingExamples.some((t) => t.includes(`${channel}: {`)), `an example for ${channel}`).toBe(true);
+      expect(
+        streamingExamples.some((t) => t.includes(`${channel}: {`)),
+        `an example for ${channel}`,
+      ).toBe(true);
     }
   });
 
@@ -119,7 +134,11 @@ describe("JSON5 examples in docs/", () => {
         const raw = parse(block);
         const before = await check(block, raw);
         expect(before.ok, `${where(block)} is marked legacy but already validates`).toBe(false);
-        if (!before.ok) expect(before.problems.every((p) => p.kind === "legacy"), formatProblems(where(block), before.problems)).toBe(true);
+        if (!before.ok)
+          expect(
+            before.problems.every((p) => p.kind === "legacy"),
+            formatProblems(where(block), before.problems),
+          ).toBe(true);
         const migrated = structuredClone(raw);
         const outcome = registry.migrate(migrated);
         expect(outcome.problems, `${where(block)}: doctor reports problems`).toEqual([]);

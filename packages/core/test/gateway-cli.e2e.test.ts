@@ -41,7 +41,11 @@ function cleanEnv(): Record<string, string> {
 
 /** Spawns `openclaw gateway --port 0` and resolves with the port from its "listening" line. */
 function startGatewayProcess(): Promise<{ port: number; stderr: () => string; exited: Promise<number | null> }> {
-  const proc = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], { env: cleanEnv(), cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], {
+    env: cleanEnv(),
+    cwd: home,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child = proc;
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
@@ -113,10 +117,7 @@ it("openclaw gateway --port 0 serves status and a streamed turn, and exits 0 on 
 }, 30_000);
 
 it("openclaw gateway refuses to start when a configured channel's plugin is not installed", async () => {
-  writeFileSync(
-    path.join(home, ".openclaw", "openclaw.json"),
-    JSON.stringify({ channels: { telegram: { botToken: "123456:ABCDEF" } } }),
-  );
+  writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ channels: { telegram: { botToken: "123456:ABCDEF" } } }));
   const run = await runCli(["gateway", "--port", "0"], { home });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("channels.telegram");

@@ -48,7 +48,13 @@ describe("openclaw pairing", () => {
       expect(listed.code, listed.stderr).toBe(0);
       const { pending } = JSON.parse(listed.stdout) as { pending: Record<string, unknown>[] };
       expect(pending).toHaveLength(1);
-      expect(pending[0]).toMatchObject({ channel: "telegram", accountId: "default", code: first.code, senderId: "4242", senderName: "Alice" });
+      expect(pending[0]).toMatchObject({
+        channel: "telegram",
+        accountId: "default",
+        code: first.code,
+        senderId: "4242",
+        senderName: "Alice",
+      });
       expect(pending[0]!.remainingSeconds).toBeGreaterThan(3500);
       const table = await runCli(["pairing", "list"], { home });
       expect(table.stdout).toMatch(new RegExp(`telegram\\s+default\\s+${first.code}\\s+4242\\s+Alice\\s+60m`));

@@ -14,11 +14,18 @@ const stateDir = () => path.join(home, ".openclaw");
 function seed(agentId = "main") {
   const store = openAgentStore({ stateDir: stateDir(), agentId });
   const t = Date.UTC(2026, 0, 2, 3, 4, 5);
-  const dm = store.getOrCreateSession(`agent:${agentId}:telegram:direct:42`, { now: t, origin: { chatType: "direct", channel: "telegram" } });
-  store.appendEvents(dm.sessionId, [
-    { type: "message", message: { role: "user", content: "hello there" } },
-    { type: "message", message: { role: "assistant", content: [{ type: "text", text: "hi!\nHow can I help?" }] } },
-  ], { now: t + 1000 });
+  const dm = store.getOrCreateSession(`agent:${agentId}:telegram:direct:42`, {
+    now: t,
+    origin: { chatType: "direct", channel: "telegram" },
+  });
+  store.appendEvents(
+    dm.sessionId,
+    [
+      { type: "message", message: { role: "user", content: "hello there" } },
+      { type: "message", message: { role: "assistant", content: [{ type: "text", text: "hi!\nHow can I help?" }] } },
+    ],
+    { now: t + 1000 },
+  );
   store.updateEntry(`agent:${agentId}:telegram:direct:42`, { displayName: "Alice", modelOverride: "gpt-5" }, { now: t + 2000 });
   store.getOrCreateSession(`agent:${agentId}:main`, { now: t - 1000 });
   return { store, dm };
@@ -92,7 +99,11 @@ describe("openclaw sessions", () => {
     const config = `{ agents: { entries: { main: {}, work: { default: true } } } }`;
     writeFileSync(path.join(stateDir(), "openclaw.json"), config);
     // SQLite's own -wal/-shm sidecars may appear when a reader opens the database; nothing else may.
-    const files = () => readdirSync(stateDir(), { recursive: true }).map(String).filter((f) => !/-(wal|shm)$/.test(f)).sort();
+    const files = () =>
+      readdirSync(stateDir(), { recursive: true })
+        .map(String)
+        .filter((f) => !/-(wal|shm)$/.test(f))
+        .sort();
     const before = files();
     const list = await runCli(["sessions", "list", "--json"], { home });
     expect(list.code, list.stderr).toBe(0);

@@ -22,10 +22,16 @@ const WS = ".openclaw/workspace/skills";
 
 function seed(config: object = {}): void {
   write(".openclaw/openclaw.json", JSON.stringify(config));
-  write(`${WS}/video/SKILL.md`, "---\nname: video\ndescription: Cut clips\nmetadata:\n  openclaw:\n    requires:\n      bins: [definitely-not-installed-xyz]\n---\nbody\n");
+  write(
+    `${WS}/video/SKILL.md`,
+    "---\nname: video\ndescription: Cut clips\nmetadata:\n  openclaw:\n    requires:\n      bins: [definitely-not-installed-xyz]\n---\nbody\n",
+  );
   write(`${WS}/notes/workspace-memory/SKILL.md`, "---\nname: workspace-memory\ndescription: my own memory rules\n---\nbody\n");
   write(".agents/skills/off/SKILL.md", "---\nname: off\ndescription: turned off\n---\n");
-  write(".openclaw/skills/keyed/SKILL.md", "---\nname: keyed\ndescription: needs a key\nmetadata: '{\"openclaw\":{\"primaryEnv\":\"KEYED_API_KEY\",\"requires\":{\"env\":[\"KEYED_API_KEY\"]}}}'\n---\n");
+  write(
+    ".openclaw/skills/keyed/SKILL.md",
+    '---\nname: keyed\ndescription: needs a key\nmetadata: \'{"openclaw":{"primaryEnv":"KEYED_API_KEY","requires":{"env":["KEYED_API_KEY"]}}}\'\n---\n',
+  );
 }
 
 describe("openclaw skills", () => {
@@ -69,14 +75,18 @@ describe("openclaw skills", () => {
     const r = await runCli(["skills", "check"], { home });
     expect(r.code).toBe(0);
     const line = (name: string) => r.stdout.split("\n").filter((l) => l.includes(` ${name} (`));
-    expect(line("video")[0]).toMatch(/^\s+no\s+video \(workspace, ~\/\.openclaw\/workspace\/skills\/video\/SKILL\.md\): missing binary: definitely-not-installed-xyz$/);
+    expect(line("video")[0]).toMatch(
+      /^\s+no\s+video \(workspace, ~\/\.openclaw\/workspace\/skills\/video\/SKILL\.md\): missing binary: definitely-not-installed-xyz$/,
+    );
     expect(line("off")[0]).toMatch(/: disabled by skills\.entries\.off\.enabled$/);
     expect(line("keyed")[0]).toMatch(/: env KEYED_API_KEY not set$/);
     expect(line("workspace-memory")).toEqual([
       expect.stringMatching(/^\s+ok\s+workspace-memory \(workspace,/),
       expect.stringMatching(/: shadowed by ~\/\.openclaw\/workspace\/skills\/notes\/workspace-memory$/),
     ]);
-    expect(line("broken")[0]).toMatch(/: invalid YAML front matter at line \d+, column \d+: .+ \(~\/\.openclaw\/workspace\/skills\/broken\/SKILL\.md\)$/);
+    expect(line("broken")[0]).toMatch(
+      /: invalid YAML front matter at line \d+, column \d+: .+ \(~\/\.openclaw\/workspace\/skills\/broken\/SKILL\.md\)$/,
+    );
     expect(r.stdout).toMatch(/\n2 eligible, 5 not eligible\.\n$/);
 
     const withKey = await runCli(["skills", "check", "--json"], {

@@ -32,7 +32,9 @@ const echoChannel = defineChannelConfig({
 
 describe("a channel supplied by a plugin", () => {
   it("is unknown without the plugin, validated and migrated with it", () => {
-    const config = { channels: { echo: { token: "t", streamMode: "partial", echoPreview: false, accounts: { b: { blockStreaming: true } } } } };
+    const config = {
+      channels: { echo: { token: "t", streamMode: "partial", echoPreview: false, accounts: { b: { blockStreaming: true } } } },
+    };
     const bare = validateConfig(config, createConfigRegistry());
     expect(bare.ok).toBe(false);
     if (!bare.ok) expect(bare.problems[0]!.message).toContain('no channel named "echo"');

@@ -60,7 +60,9 @@ describe("openclaw setup + context", () => {
     expect(ctx.text).toContain(`## ${path.join(wsDir(), "AGENTS.md")}\n\n- rule 0: keep answers short and kind\n`);
     expect(ctx.text).toContain(`Read ${path.join(wsDir(), "AGENTS.md")} with your file tools for the complete text.`);
     expect(ctx.text).toContain("- rule 599: keep answers short and kind\n");
-    expect(ctx.text).toContain(`## ${path.join(wsDir(), "USER.md")}\n\n[missing file: nothing found at ${path.join(wsDir(), "USER.md")}]\n`);
+    expect(ctx.text).toContain(
+      `## ${path.join(wsDir(), "USER.md")}\n\n[missing file: nothing found at ${path.join(wsDir(), "USER.md")}]\n`,
+    );
 
     const human = await runCli(["context"], { home });
     expect(human.code, human.stderr).toBe(0);
@@ -82,7 +84,9 @@ describe("openclaw setup + context", () => {
 
     const sub = JSON.parse((await runCli(["context", "--json", "--session", "agent:main:subagent:abc"], { home })).stdout) as ContextJson;
     expect(sub.files.map((f) => f.name)).toEqual(["AGENTS.md", "TOOLS.md"]);
-    const group = JSON.parse((await runCli(["context", "--json", "--session", "agent:main:telegram:group:42"], { home })).stdout) as ContextJson;
+    const group = JSON.parse(
+      (await runCli(["context", "--json", "--session", "agent:main:telegram:group:42"], { home })).stdout,
+    ) as ContextJson;
     expect(group.files.map((f) => f.name)).not.toContain("MEMORY.md");
     const main = JSON.parse((await runCli(["context", "--json"], { home })).stdout) as ContextJson;
     expect(main.files.map((f) => f.name).at(-1)).toBe("MEMORY.md");

@@ -48,9 +48,13 @@ function freshDeclarations(): string {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const outDir = join(tempDir, "dts");
   try {
-    execFileSync(process.execPath, [tsc, "-p", join(packageDir, "tsconfig.json"), "--outDir", outDir, "--emitDeclarationOnly", "--declarationMap", "false"], {
-      stdio: "pipe",
-    });
+    execFileSync(
+      process.execPath,
+      [tsc, "-p", join(packageDir, "tsconfig.json"), "--outDir", outDir, "--emitDeclarationOnly", "--declarationMap", "false"],
+      {
+        stdio: "pipe",
+      },
+    );
   } catch (error) {
     // tsc still emits when some file has a type error; the typecheck task reports those.
     try {

@@ -80,7 +80,11 @@ function applyTag(stack: OpenTag[], atom: Atom): void {
   }
 }
 
-const closing = (stack: readonly OpenTag[]) => [...stack].reverse().map((t) => `</${t.name}>`).join("");
+const closing = (stack: readonly OpenTag[]) =>
+  [...stack]
+    .reverse()
+    .map((t) => `</${t.name}>`)
+    .join("");
 
 /**
  * Splits Telegram HTML into chunks of at most `limit` visible characters (default 4096). Each
@@ -134,7 +138,10 @@ export function splitTelegramHtml(html: string, limit = 4096): string[] {
         end += 1;
       }
     }
-    const body = atoms.slice(i, end).map((a) => a.raw).join("");
+    const body = atoms
+      .slice(i, end)
+      .map((a) => a.raw)
+      .join("");
     const chunk = prefix + body + closing(endStack);
     if (htmlToPlain(chunk).trim() !== "") chunks.push(chunk);
     stack = endStack;

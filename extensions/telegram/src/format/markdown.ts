@@ -92,7 +92,11 @@ function plainInline(tokens: readonly Token[] | undefined): string {
 function renderTable(table: Tokens.Table): string {
   const rows = [table.header, ...table.rows].map((row) => row.map((cell) => plainInline(cell.tokens).trim()));
   const widths = table.header.map((_, col) => Math.max(...rows.map((row) => [...(row[col] ?? "")].length)));
-  const line = (row: string[]) => row.map((cell, col) => cell.padEnd(widths[col] ?? 0)).join(" | ").trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, col) => cell.padEnd(widths[col] ?? 0))
+      .join(" | ")
+      .trimEnd();
   const lines = [line(rows[0]!), widths.map((w) => "-".repeat(Math.max(1, w))).join("-|-"), ...rows.slice(1).map(line)];
   return `<pre>${escapeHtml(lines.join("\n"))}</pre>`;
 }
@@ -111,7 +115,10 @@ function renderList(list: Tokens.List, state: RenderState, depth: number): strin
     }
     if (checkbox !== "") parts[0] = checkbox + (parts[0] ?? "");
     // A list that starts right after the marker ("- - a") sits on the marker's line, unindented.
-    const body = parts.filter((p) => p !== "").join("\n").replace(/^ +/, "");
+    const body = parts
+      .filter((p) => p !== "")
+      .join("\n")
+      .replace(/^ +/, "");
     return body === "" ? `${indent}${marker.trimEnd()}` : `${indent}${marker}${body}`;
   });
   return items.join(list.loose ? "\n\n" : "\n");

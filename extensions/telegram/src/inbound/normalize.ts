@@ -103,7 +103,12 @@ function senderOf(message: Message): InboundMessage["sender"] {
   // Channel posts and anonymous group admins speak as a chat.
   const chat = message.sender_chat ?? message.chat;
   const title = "title" in chat && chat.title ? chat.title : undefined;
-  return { id: String(chat.id), ...(title ? { name: title } : {}), ...("username" in chat && chat.username ? { username: chat.username } : {}), isBot: false };
+  return {
+    id: String(chat.id),
+    ...(title ? { name: title } : {}),
+    ...("username" in chat && chat.username ? { username: chat.username } : {}),
+    isBot: false,
+  };
 }
 
 /**
@@ -138,7 +143,11 @@ export function normalizeUpdate(update: Update, accountId: string, bot: BotIdent
   const replied = message.reply_to_message;
   if (replied && replied.forum_topic_created === undefined) {
     const repliedText = replied.text ?? replied.caption;
-    inbound.replyTo = { messageId: String(replied.message_id), fromBot: replied.from?.id === bot.id, ...(repliedText !== undefined ? { text: repliedText } : {}) };
+    inbound.replyTo = {
+      messageId: String(replied.message_id),
+      fromBot: replied.from?.id === bot.id,
+      ...(repliedText !== undefined ? { text: repliedText } : {}),
+    };
   }
   return inbound;
 }

@@ -97,7 +97,9 @@ export async function runPolling(deps: PollingDeps): Promise<void> {
   }
 
   const saved = Number(deps.cursor.get(OFFSET_CURSOR_KEY) ?? "0");
-  const watermark = new UpdateWatermark(Number.isSafeInteger(saved) && saved > 0 ? saved : 0, (next) => deps.cursor.set(OFFSET_CURSOR_KEY, String(next)));
+  const watermark = new UpdateWatermark(Number.isSafeInteger(saved) && saved > 0 ? saved : 0, (next) =>
+    deps.cursor.set(OFFSET_CURSOR_KEY, String(next)),
+  );
   let offset = watermark.next;
   let failures = 0;
   let inFlight = 0;
@@ -167,5 +169,8 @@ export async function runPolling(deps: PollingDeps): Promise<void> {
 
 /** The error for a token Telegram refuses; names the config path and where to get a token. */
 export function tokenRejectedError(path: string): AccountConfigError {
-  return new AccountConfigError(`Telegram rejected the bot token (401 Unauthorized): check ${path}; get a valid token from @BotFather (/mybots -> API Token).`, path);
+  return new AccountConfigError(
+    `Telegram rejected the bot token (401 Unauthorized): check ${path}; get a valid token from @BotFather (/mybots -> API Token).`,
+    path,
+  );
 }

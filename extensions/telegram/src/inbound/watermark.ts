@@ -13,7 +13,10 @@ export class UpdateWatermark {
    * @param start the first update id not handled yet (0 when unknown).
    * @param persist called with the new watermark each time it moves forward.
    */
-  constructor(start: number, private readonly persist: (next: number) => void) {
+  constructor(
+    start: number,
+    private readonly persist: (next: number) => void,
+  ) {
     this.#next = start;
   }
 

@@ -46,7 +46,11 @@ export function secretMatches(given: string | string[] | undefined, secret: stri
 
 function answer(res: ServerResponse, status: number, body: string, close = false): void {
   if (res.headersSent) return;
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...(close ? { connection: "close" } : {}) });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    ...(close ? { connection: "close" } : {}),
+  });
   res.end(body);
 }
 
@@ -145,7 +149,11 @@ export async function runWebhook(deps: WebhookDeps): Promise<void> {
   const closed = new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
   try {
     try {
-      await deps.api.setWebhook(settings.url, { secret_token: settings.secret, allowed_updates: [...ALLOWED_UPDATES] }, grammySignal(signal));
+      await deps.api.setWebhook(
+        settings.url,
+        { secret_token: settings.secret, allowed_updates: [...ALLOWED_UPDATES] },
+        grammySignal(signal),
+      );
     } catch (error) {
       if (signal.aborted) return;
       if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) throw tokenRejectedError(deps.tokenPath);

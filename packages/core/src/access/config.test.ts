@@ -8,7 +8,7 @@ describe("resolveGroupSettings: systemPrompt and topic agentId", () => {
       "*": { systemPrompt: "Everywhere." },
     },
   });
-  it("the topic wins over its group, the group over \"*\"", () => {
+  it('the topic wins over its group, the group over "*"', () => {
     expect(resolveGroupSettings("telegram", access, "-100", "7")).toMatchObject({ systemPrompt: "Topic rules.", agentId: "Research" });
     expect(resolveGroupSettings("telegram", access, "-100", "8")).toMatchObject({ systemPrompt: "Group rules." });
     expect(resolveGroupSettings("telegram", access, "-100", "8").agentId).toBeUndefined();

@@ -44,7 +44,11 @@ function dm(senderId: string, extra: Partial<InboundMessage> = {}): InboundMessa
   };
 }
 
-function inGroup(chatId: string, senderId: string, options: { mention?: boolean; threadId?: string; channel?: string } = {}): InboundMessage {
+function inGroup(
+  chatId: string,
+  senderId: string,
+  options: { mention?: boolean; threadId?: string; channel?: string } = {},
+): InboundMessage {
   return {
     channel: options.channel ?? "telegram",
     accountId: "default",
@@ -126,7 +130,7 @@ describe("DMs with the other policies", () => {
     expect(store.list({ now: T0 }).pending).toEqual([]);
   });
 
-  it('open: anyone; disabled: nobody (not even allowFrom)', () => {
+  it("open: anyone; disabled: nobody (not even allowFrom)", () => {
     expect(decideAccess(dm("5"), account({ dmPolicy: "open", allowFrom: ["*"] }), untouchable, T0)).toEqual({
       action: "allow",
       reason: "open",
@@ -155,14 +159,20 @@ describe("groups", () => {
 
   it("groupPolicy open admits unlisted groups; disabled drops every group", () => {
     expect(decideAccess(inGroup("-100", "1"), account({ groupPolicy: "open" }), untouchable, T0).action).toBe("allow");
-    expectDrop(decideAccess(inGroup("-100", "1"), account({ groupPolicy: "disabled", groups: { "-100": {} } }), untouchable, T0), "groups disabled");
+    expectDrop(
+      decideAccess(inGroup("-100", "1"), account({ groupPolicy: "disabled", groups: { "-100": {} } }), untouchable, T0),
+      "groups disabled",
+    );
   });
 
   it("a group with enabled: false is dropped, also when '*' is enabled; '*' enabled:false covers unlisted groups", () => {
     const config = { groups: { "*": {}, "-100": { enabled: false } } };
     expectDrop(decideAccess(inGroup("-100", "1"), account(config), untouchable, T0), "group disabled");
     expect(decideAccess(inGroup("-200", "1"), account(config), untouchable, T0).action).toBe("allow");
-    expectDrop(decideAccess(inGroup("-200", "1"), account({ groupPolicy: "open", groups: { "*": { enabled: false } } }), untouchable, T0), "group disabled");
+    expectDrop(
+      decideAccess(inGroup("-200", "1"), account({ groupPolicy: "open", groups: { "*": { enabled: false } } }), untouchable, T0),
+      "group disabled",
+    );
   });
 
   it("checks the sender against the group's allowFrom, else groupAllowFrom, else allowFrom; never the pairing store", () => {
@@ -181,12 +191,20 @@ describe("groups", () => {
     expect(decideAccess(inGroup("-100", "anyone"), account({ groups: { "-100": {} } }), untouchable, T0).action).toBe("allow");
     const { code } = expectPair(decideAccess(dm("999"), account({}), store, T0));
     store.approve("telegram", code, { now: T0 });
-    expectDrop(decideAccess(inGroup("-100", "999"), account({ allowFrom: ["1"], groups: { "-100": {} } }), store, T0), "sender not allowed in group");
+    expectDrop(
+      decideAccess(inGroup("-100", "999"), account({ allowFrom: ["1"], groups: { "-100": {} } }), store, T0),
+      "sender not allowed in group",
+    );
   });
 
   it("requireMention defaults to true, comes from the group entry, else the '*' entry", () => {
-    expectDrop(decideAccess(inGroup("-100", "1", { mention: false }), account({ groups: { "-100": {} } }), untouchable, T0), "not mentioned");
-    expect(decideAccess(inGroup("-100", "1", { mention: true }), account({ groups: { "-100": {} } }), untouchable, T0).action).toBe("allow");
+    expectDrop(
+      decideAccess(inGroup("-100", "1", { mention: false }), account({ groups: { "-100": {} } }), untouchable, T0),
+      "not mentioned",
+    );
+    expect(decideAccess(inGroup("-100", "1", { mention: true }), account({ groups: { "-100": {} } }), untouchable, T0).action).toBe(
+      "allow",
+    );
     const quietStar = { groups: { "*": { requireMention: false }, "-100": {}, "-300": { requireMention: true } } };
     expect(decideAccess(inGroup("-100", "1", { mention: false }), account(quietStar), untouchable, T0).action).toBe("allow");
     expectDrop(decideAccess(inGroup("-300", "1", { mention: false }), account(quietStar), untouchable, T0), "not mentioned");

@@ -61,7 +61,14 @@ function drop(reason: DropReason, detail: string): AccessDecision {
   return { action: "drop", reason, detail };
 }
 
-function decideDirect(message: InboundMessage, account: AccessAccount, dmPolicy: DmPolicy, allowFrom: string[], store: PairingGate, now: number): AccessDecision {
+function decideDirect(
+  message: InboundMessage,
+  account: AccessAccount,
+  dmPolicy: DmPolicy,
+  allowFrom: string[],
+  store: PairingGate,
+  now: number,
+): AccessDecision {
   const allow = (reason: AllowReason): AccessDecision => ({ action: "allow", reason, chatKind: message.chat.kind });
   const sender = normalizeSenderId(account.channel, message.sender.id);
   switch (dmPolicy) {
@@ -100,7 +107,12 @@ function decideDirect(message: InboundMessage, account: AccessAccount, dmPolicy:
   }
 }
 
-function decideGroup(message: InboundMessage, account: AccessAccount, groupPolicy: GroupPolicy, access: ReturnType<typeof resolveAccessConfig>): AccessDecision {
+function decideGroup(
+  message: InboundMessage,
+  account: AccessAccount,
+  groupPolicy: GroupPolicy,
+  access: ReturnType<typeof resolveAccessConfig>,
+): AccessDecision {
   const where = `${account.channel}/${account.accountId} group ${message.chat.id}`;
   if (groupPolicy === "disabled") return drop("groups disabled", `groupPolicy is "disabled" (${where})`);
   const group = resolveGroupSettings(account.channel, access, message.chat.id, message.chat.threadId);
@@ -131,7 +143,12 @@ function decideGroup(message: InboundMessage, account: AccessAccount, groupPolic
  * `allowFrom`; none set: anyone; never the pairing store), then `requireMention` (default true)
  * against `message.mentionsBot`. Forum topics inherit their group's settings.
  */
-export function decideAccess(message: InboundMessage, account: AccessAccount, store: PairingGate, now: number = Date.now()): AccessDecision {
+export function decideAccess(
+  message: InboundMessage,
+  account: AccessAccount,
+  store: PairingGate,
+  now: number = Date.now(),
+): AccessDecision {
   const access = resolveAccessConfig(account.channel, account.config);
   if (message.chat.kind === "direct") {
     return decideDirect(message, account, access.dmPolicy, access.allowFrom, store, now);

@@ -29,7 +29,9 @@ export function checkOutboundAccess(chat: ChatRef, account: AccessAccount, store
       ok: false,
       detail:
         `${peer} may not be messaged on ${where}: it is not in allowFrom` +
-        (access.dmPolicy === "pairing" ? " and has not been approved with `openclaw pairing approve`." : ` (dmPolicy "${access.dmPolicy}").`),
+        (access.dmPolicy === "pairing"
+          ? " and has not been approved with `openclaw pairing approve`."
+          : ` (dmPolicy "${access.dmPolicy}").`),
     };
   }
   if (access.groupPolicy === "disabled") return { ok: false, detail: `Groups are disabled on ${where} (groupPolicy "disabled").` };

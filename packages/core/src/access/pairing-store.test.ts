@@ -90,7 +90,14 @@ describe("PairingStore.approve / isApproved / revoke / list", () => {
     expect(store.isApproved("telegram", "default", "42")).toBe(false);
     const typed = `${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`;
     const approved = store.approve("Telegram", typed, { now: T0 + 1000 });
-    expect(approved).toEqual({ channel: "telegram", accountId: "default", senderId: "42", senderName: "Alice", approvedAt: T0 + 1000, code });
+    expect(approved).toEqual({
+      channel: "telegram",
+      accountId: "default",
+      senderId: "42",
+      senderName: "Alice",
+      approvedAt: T0 + 1000,
+      code,
+    });
     expect(store.isApproved("telegram", "default", "tg:42")).toBe(true);
     expect(store.isApproved("telegram", "other", "42")).toBe(false);
     // The code is used up.
@@ -105,9 +112,7 @@ describe("PairingStore.approve / isApproved / revoke / list", () => {
 
     const { code } = issued(store.issue(request("42", { senderName: "Alice" }), T0));
     expect(errorOf(() => store.approve("matrix", code, { now: T0 })).message).toContain(`openclaw pairing approve telegram ${code}`);
-    expect(errorOf(() => store.approve("telegram", code, { accountId: "work", now: T0 })).message).toContain(
-      `issued by account "default"`,
-    );
+    expect(errorOf(() => store.approve("telegram", code, { accountId: "work", now: T0 })).message).toContain(`issued by account "default"`);
     const expired = errorOf(() => store.approve("telegram", code, { now: T0 + PAIRING_CODE_TTL_MS }));
     expect(expired).toBeInstanceOf(UserError);
     expect(expired.message).toContain("expired at 2026-01-01T01:00:00.000Z");

@@ -230,7 +230,10 @@ export class PairingStore implements PairingGate {
     const only = options.channel === undefined ? undefined : channelKey(options.channel);
     const keep = (row: { channel: string }): boolean => only === undefined || row.channel === only;
     return {
-      pending: this.stmt.listPending.all(now).filter(keep).map((r) => toPending(r, now)),
+      pending: this.stmt.listPending
+        .all(now)
+        .filter(keep)
+        .map((r) => toPending(r, now)),
       approved: this.stmt.listApproved.all().filter(keep).map(toApproved),
     };
   }

@@ -119,7 +119,9 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         options.emit({ type: "tool_start", callId: tc.id, name: tc.name, args: describeArgs(tc) });
         const tool = toolsByName.get(tc.name);
         const result = tool
-          ? await tool.execute(tc.arguments, ctx).catch((err: unknown) => ({ content: `The tool failed: ${(err as Error).message}`, isError: true }))
+          ? await tool
+              .execute(tc.arguments, ctx)
+              .catch((err: unknown) => ({ content: `The tool failed: ${(err as Error).message}`, isError: true }))
           : { content: `There is no tool named "${tc.name}". Available: ${[...toolsByName.keys()].join(", ") || "none"}.`, isError: true };
         const isError = result.isError === true;
         options.record({ kind: "tool_result", call: tc, content: result.content, isError });
@@ -128,7 +130,8 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
       }),
     ).then((results) => {
       // Results go back to the model in the order the model asked for them.
-      for (const r of results) messages.push({ role: "tool", toolCallId: r.tc.id, name: r.tc.name, content: r.content, isError: r.isError });
+      for (const r of results)
+        messages.push({ role: "tool", toolCallId: r.tc.id, name: r.tc.name, content: r.content, isError: r.isError });
     });
 
     for (const steer of options.drainSteering?.() ?? []) {

@@ -110,7 +110,8 @@ export class AgentRuntime {
     this.config = options.config;
     this.paths = options.paths;
     this.env = options.env ?? process.env;
-    this.createProvider = options.createProvider ?? createProviderFactory(options.config, { env: this.env, configPath: options.paths.configPath });
+    this.createProvider =
+      options.createProvider ?? createProviderFactory(options.config, { env: this.env, configPath: options.paths.configPath });
     this.now = options.now ?? (() => new Date());
     this.version = options.version ?? "0.0.0";
   }
@@ -131,7 +132,7 @@ export class AgentRuntime {
    */
   setSessionInstructions(sessionKey: string, text: string | undefined): void {
     const key = sessionKey.toLowerCase();
-    if (text && text.trim()) this.sessionInstructions.set(key, text.trim());
+    if (text?.trim()) this.sessionInstructions.set(key, text.trim());
     else this.sessionInstructions.delete(key);
   }
 
@@ -155,9 +156,13 @@ export class AgentRuntime {
 
     let message = request.message;
     const trigger = matchResetTrigger(message, this.config.session.resetTriggers);
-    let session = trigger
+    const session = trigger
       ? store.resetSession(sessionKey, trigger.trigger, { now: nowMs, ...(request.origin ? { origin: request.origin } : {}) })
-      : store.getOrCreateSession(sessionKey, { now: nowMs, touch: request.touch ?? true, ...(request.origin ? { origin: request.origin } : {}) });
+      : store.getOrCreateSession(sessionKey, {
+          now: nowMs,
+          touch: request.touch ?? true,
+          ...(request.origin ? { origin: request.origin } : {}),
+        });
     if (trigger) message = trigger.remainder;
     const base = { runId, agentId, sessionKey, sessionId: session.sessionId };
     emit({ type: "run_start", ...base, newSession: session.isNew });
@@ -186,7 +191,9 @@ export class AgentRuntime {
 
     const settings = resolveWorkspaceSettings(this.config, agentId, this.paths, { env: this.env });
     const controller = new AbortController();
-    const timeoutMs = (findAgentEntry<{ timeoutSeconds?: number }>(this.config, agentId)?.timeoutSeconds ?? this.config.agents.defaults.timeoutSeconds) * 1000;
+    const timeoutMs =
+      (findAgentEntry<{ timeoutSeconds?: number }>(this.config, agentId)?.timeoutSeconds ?? this.config.agents.defaults.timeoutSeconds) *
+      1000;
     const timer = setTimeout(() => controller.abort(new DOMException("run timed out", "TimeoutError")), timeoutMs);
     timer.unref?.();
     const onAbort = () => controller.abort(request.signal?.reason);
@@ -218,7 +225,14 @@ export class AgentRuntime {
         ...(mode === "full" && isMain ? { dailyMemory: await dailyMemoryFiles(settings.workspaceDir, this.now()) } : {}),
         now: this.now(),
         timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-        runtime: { agentId, sessionKey, model: candidates[0]!.ref, host: hostname(), version: this.version, ...(keyKind.channel ? { channel: keyKind.channel } : {}) },
+        runtime: {
+          agentId,
+          sessionKey,
+          model: candidates[0]!.ref,
+          host: hostname(),
+          version: this.version,
+          ...(keyKind.channel ? { channel: keyKind.channel } : {}),
+        },
         allowSilentReply: keyKind.kind !== "main" && keyKind.kind !== "direct",
       });
       const history = historyFromEvents(store.readEvents(session.sessionId));
@@ -256,7 +270,13 @@ export class AgentRuntime {
       return finish("ok", silent ? "" : result.finalText, { silent, ...(result.modelRef ? { modelRef: result.modelRef } : {}) });
     } catch (err) {
       const kind =
-        err instanceof ProviderError ? err.kind : (err as { code?: string }).code === "WORKSPACE_VANISHED" ? "workspace" : err instanceof Error && "exitCode" in err ? "config" : "unknown";
+        err instanceof ProviderError
+          ? err.kind
+          : (err as { code?: string }).code === "WORKSPACE_VANISHED"
+            ? "workspace"
+            : err instanceof Error && "exitCode" in err
+              ? "config"
+              : "unknown";
       if (kind === "abort" || (controller.signal.aborted && !(err instanceof ProviderError && err.kind === "timeout"))) {
         const timedOut = (controller.signal.reason as { name?: string } | undefined)?.name === "TimeoutError";
         if (timedOut) {
@@ -268,7 +288,12 @@ export class AgentRuntime {
         }
         return finish("aborted", "");
       }
-      if (!(err instanceof ProviderError) && !(err instanceof Error && err.name === "UserError") && !(err instanceof Error && "exitCode" in err)) throw err;
+      if (
+        !(err instanceof ProviderError) &&
+        !(err instanceof Error && err.name === "UserError") &&
+        !(err instanceof Error && "exitCode" in err)
+      )
+        throw err;
       const text = `The run failed: ${(err as Error).message}`;
       record([{ type: "custom", customType: "error", data: { kind, message: (err as Error).message } }]);
       emit({ type: "error", kind, message: (err as Error).message });

@@ -8,7 +8,8 @@ import type { AgentRuntime } from "./runtime.js";
 /** Longest reply text a session tool hands back to the calling model. */
 const MAX_REPLY_CHARS = 8000;
 
-const clip = (text: string, max = MAX_REPLY_CHARS) => (text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters]` : text);
+const clip = (text: string, max = MAX_REPLY_CHARS) =>
+  text.length > max ? `${text.slice(0, max)}\n[… ${text.length - max} more characters]` : text;
 
 interface Caller {
   runtime: AgentRuntime;
@@ -32,11 +33,16 @@ function refuseAgent(caller: Caller, target: string): never {
 function messageText(event: { type: string; message?: { role?: string; content?: unknown } }): string | undefined {
   if (event.type !== "message" || !event.message) return undefined;
   const { role, content } = event.message;
-  const text = typeof content === "string"
-    ? content
-    : Array.isArray(content)
-      ? content.map((b: { type?: string; text?: string; name?: string }) => (b.type === "text" ? b.text : b.type === "toolCall" ? `[tool ${b.name}]` : "")).join("")
-      : "";
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content
+            .map((b: { type?: string; text?: string; name?: string }) =>
+              b.type === "text" ? b.text : b.type === "toolCall" ? `[tool ${b.name}]` : "",
+            )
+            .join("")
+        : "";
   return `${role}: ${text}`;
 }
 
@@ -58,7 +64,10 @@ export function createSessionTools(caller: Caller): AgentTool[] {
       if (rows.length === 0) return { content: "No sessions yet." };
       return {
         content: rows
-          .map((s) => `${s.key} (${parseSessionKey(s.key).kind}) updated ${new Date(s.updatedAt).toISOString()}${s.entry.totalTokens ? `, ${s.entry.totalTokens} tokens` : ""}`)
+          .map(
+            (s) =>
+              `${s.key} (${parseSessionKey(s.key).kind}) updated ${new Date(s.updatedAt).toISOString()}${s.entry.totalTokens ? `, ${s.entry.totalTokens} tokens` : ""}`,
+          )
           .join("\n"),
       };
     },

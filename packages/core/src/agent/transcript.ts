@@ -70,7 +70,13 @@ export function historyFromEvents(events: readonly StoredEvent[]): ChatMessage[]
   const closeOpen = () => {
     for (const call of open) {
       if (!answered.has(call.id)) {
-        out.push({ role: "tool", toolCallId: call.id, name: call.name, content: "The tool did not finish (the run was interrupted).", isError: true });
+        out.push({
+          role: "tool",
+          toolCallId: call.id,
+          name: call.name,
+          content: "The tool did not finish (the run was interrupted).",
+          isError: true,
+        });
       }
     }
     open = [];
@@ -85,7 +91,13 @@ export function historyFromEvents(events: readonly StoredEvent[]): ChatMessage[]
       const id = String(message.toolCallId ?? "");
       if (!open.some((c) => c.id === id)) continue;
       answered.add(id);
-      out.push({ role: "tool", toolCallId: id, name: String(message.toolName ?? ""), content: textOf(message.content), isError: message.isError === true });
+      out.push({
+        role: "tool",
+        toolCallId: id,
+        name: String(message.toolName ?? ""),
+        content: textOf(message.content),
+        isError: message.isError === true,
+      });
       continue;
     }
     closeOpen();

@@ -33,7 +33,10 @@ export function normalizeAgentId(id: string | null | undefined): string {
  * to itself apart from case and spaces-to-dashes is refused with a UserError.
  */
 export function parseAgentId(raw: string): string {
-  const id = raw.trim().toLowerCase().replace(/[^a-z0-9_-]/g, "-");
+  const id = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, "-");
   if (!VALID_AGENT_ID.test(id)) {
     throw new UserError(`"${raw}" is not a valid agent id; use 1-64 letters, digits, "-" or "_", starting with a letter or digit.`, 2);
   }

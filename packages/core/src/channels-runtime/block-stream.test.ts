@@ -8,7 +8,13 @@ function run(deltas: (string | null)[], options: { minChars?: number; maxChars?:
   const sent: string[] = [];
   const chunker = new BlockChunker({ minChars: options.minChars ?? 10, maxChars: options.maxChars ?? 60, breakPreference: "paragraph" });
   // A long idle time: blocks merge until the end, as they do when the model writes fast.
-  const coalescer = createBlockCoalescer({ minChars: 1, maxChars: options.coalesceMax ?? 1000, idleMs: 60_000, joiner: "", onFlush: (t) => sent.push(blockText(t)) });
+  const coalescer = createBlockCoalescer({
+    minChars: 1,
+    maxChars: options.coalesceMax ?? 1000,
+    idleMs: 60_000,
+    joiner: "",
+    onFlush: (t) => sent.push(blockText(t)),
+  });
   const stream = new BlockStream(chunker, coalescer);
   for (const d of deltas) {
     if (d === null) stream.endSegment();

@@ -76,7 +76,12 @@ export class BlockStream {
     const whitespace = /^\s*/.exec(this.source)![0].length;
     const reopened = FENCE_OPEN_HEAD.test(block);
     // The chunker may close a code fence at the end of a block and reopen it in the next one.
-    const variants = [block, block.replace(FENCE_CLOSE_TAIL, ""), block.replace(FENCE_OPEN_HEAD, ""), block.replace(FENCE_OPEN_HEAD, "").replace(FENCE_CLOSE_TAIL, "")];
+    const variants = [
+      block,
+      block.replace(FENCE_CLOSE_TAIL, ""),
+      block.replace(FENCE_OPEN_HEAD, ""),
+      block.replace(FENCE_OPEN_HEAD, "").replace(FENCE_CLOSE_TAIL, ""),
+    ];
     for (const variant of variants) {
       if (variant === "") continue;
       for (let at = 0; at <= whitespace; at++) {

@@ -28,9 +28,11 @@ export interface LedgerEntry extends LedgerDeliveryInfo {
 export class SqliteDeliveryLedger implements DeliveryLedger {
   private readonly q;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(readonly db: Database.Database) {
     this.q = {
-      get: db.prepare("SELECT key, channel, account_id, target_json, chunks_json, created_at, completed_at FROM delivery_ledger WHERE key = ?"),
+      get: db.prepare(
+        "SELECT key, channel, account_id, target_json, chunks_json, created_at, completed_at FROM delivery_ledger WHERE key = ?",
+      ),
       insert: db.prepare(
         "INSERT OR IGNORE INTO delivery_ledger (key, channel, account_id, target_json, chunks_json, created_at) VALUES (?, ?, ?, ?, ?, ?)",
       ),
@@ -44,7 +46,14 @@ export class SqliteDeliveryLedger implements DeliveryLedger {
 
   /** Records a delivery (the first call wins) and returns the parts already delivered. */
   begin(key: string, info: DeliveryInfo): DeliveryBegin {
-    this.q.insert.run(key, info.channel ?? "", info.accountId ?? "", JSON.stringify(info.target ?? null), JSON.stringify(info.chunks), Date.now());
+    this.q.insert.run(
+      key,
+      info.channel ?? "",
+      info.accountId ?? "",
+      JSON.stringify(info.target ?? null),
+      JSON.stringify(info.chunks),
+      Date.now(),
+    );
     const row = this.q.get.get(key) as { completed_at: number | null };
     const entry = this.read(key)!;
     const messageIds: string[] = [];

@@ -29,7 +29,9 @@ function mediaText(message: InboundMessage): string {
 }
 
 /** `agents.defaults.humanDelay` as pause bounds: natural = 800-2500 ms, custom = minMs-maxMs. */
-function humanDelayOf(d: { mode: "off" | "natural" | "custom"; minMs?: number | undefined; maxMs?: number | undefined }): { humanDelay?: { minMs: number; maxMs: number } } {
+function humanDelayOf(d: { mode: "off" | "natural" | "custom"; minMs?: number | undefined; maxMs?: number | undefined }): {
+  humanDelay?: { minMs: number; maxMs: number };
+} {
   if (d.mode === "natural") return { humanDelay: { minMs: 800, maxMs: 2500 } };
   if (d.mode === "custom") {
     const minMs = d.minMs ?? 0;
@@ -49,7 +51,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   const budgets = new Map<string, SendBudget>();
   const inFlight = new Set<Promise<unknown>>();
   let accepting = true;
-  let closed = false;
+  let _closed = false;
 
   const definitionOf = (channel: string): ChannelConfigDefinition | undefined =>
     deps.plugins.get(channel)?.config ?? BUILTIN_CHANNELS.find((d) => d.id === channel);
@@ -61,7 +63,10 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       // One budget per account, paced by the quotas the channel declares.
       budget = sendBudgetFor(account.plugin.capabilities);
       budgets.set(key, budget);
-      const path = account.accountId === "default" ? `channels.${account.channel}.streaming` : `channels.${account.channel}.accounts.${account.accountId}.streaming`;
+      const path =
+        account.accountId === "default"
+          ? `channels.${account.channel}.streaming`
+          : `channels.${account.channel}.accounts.${account.accountId}.streaming`;
       for (const warning of previewModeWarnings(account.channel, account.config.streaming, account.plugin.capabilities, { path })) {
         account.log.warn(warning);
       }
@@ -111,7 +116,12 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       info: { channel: account.channel, accountId: account.accountId, target },
       send: async (chunk, i) => {
         const r = await budget.run(chatKeyOf(target.chat), "final", () =>
-          account.outbound.sendText(target, chunk, { signal: account.signal, priority: "final", format: "markdown", idempotencyKey: `${key}:${i}` }),
+          account.outbound.sendText(target, chunk, {
+            signal: account.signal,
+            priority: "final",
+            format: "markdown",
+            idempotencyKey: `${key}:${i}`,
+          }),
         );
         if (r.status !== "sent") throw new Error(`send dropped (${r.reason})`);
         return r.value;
@@ -149,7 +159,11 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   if (interrupted.length > 0) setTimeout(() => resumePending(interrupted), 500).unref?.();
 
   async function handle(message: InboundMessage, account: AccountHandle): Promise<void> {
-    const decision = decideAccess(message, { channel: account.channel, accountId: account.accountId, config: account.config as never }, pairing);
+    const decision = decideAccess(
+      message,
+      { channel: account.channel, accountId: account.accountId, config: account.config as never },
+      pairing,
+    );
     if (decision.action === "drop") {
       account.log.info(`ignored message ${message.messageId} from ${message.sender.id}: ${decision.reason}`);
       return;
@@ -157,15 +171,27 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const target: OutboundTarget = { chat: message.chat, replyToMessageId: message.messageId };
     if (decision.action === "pair") {
       if (decision.isNew) {
-        account.log.info(`pairing code issued to ${message.sender.id}; approve with: openclaw pairing approve ${account.channel} ${decision.code}`);
-        await sendPlain(account, { chat: message.chat }, decision.replyText, `pair:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`);
+        account.log.info(
+          `pairing code issued to ${message.sender.id}; approve with: openclaw pairing approve ${account.channel} ${decision.code}`,
+        );
+        await sendPlain(
+          account,
+          { chat: message.chat },
+          decision.replyText,
+          `pair:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`,
+        );
       }
       return;
     }
 
     const route = resolveRoute(message, deps.config);
     if (message.chat.kind !== "direct") {
-      const group = resolveGroupSettings(account.channel, resolveAccessConfig(account.channel, account.config), message.chat.id, message.chat.threadId);
+      const group = resolveGroupSettings(
+        account.channel,
+        resolveAccessConfig(account.channel, account.config),
+        message.chat.id,
+        message.chat.threadId,
+      );
       deps.runtime.setSessionInstructions(route.sessionKey, group.systemPrompt);
     }
     const definition = definitionOf(account.channel);
@@ -203,13 +229,23 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       ...((streaming as { preview?: { chunk?: { minChars?: number } } } | undefined)?.preview?.chunk?.minChars !== undefined
         ? { previewMinChars: (streaming as { preview: { chunk: { minChars: number } } }).preview.chunk.minChars }
         : {}),
-      ...((streaming as { preview?: { toolProgress?: boolean } } | undefined)?.preview?.toolProgress === false ? { previewToolProgress: false } : {}),
+      ...((streaming as { preview?: { toolProgress?: boolean } } | undefined)?.preview?.toolProgress === false
+        ? { previewToolProgress: false }
+        : {}),
       ...((streaming as { progress?: object } | undefined)?.progress ? { progress: (streaming as { progress: object }).progress } : {}),
-      block: resolveBlockStreamingSettings(deps.config, { agentId: route.agentId, channelTextLimit: textLimit, ...(coalesce ? { channelCoalesce: coalesce } : {}), channelChunkMode: chunkMode }),
+      block: resolveBlockStreamingSettings(deps.config, {
+        agentId: route.agentId,
+        channelTextLimit: textLimit,
+        ...(coalesce ? { channelCoalesce: coalesce } : {}),
+        channelChunkMode: chunkMode,
+      }),
       replyToMode: ((account.config.replyToMode as string | undefined) ?? "off") as "off" | "first" | "all" | "batched",
       typing: caps.typing,
       ...(deps.config.agents.defaults.typingMode ? { typingMode: deps.config.agents.defaults.typingMode } : {}),
-      ...humanDelayOf(findAgentEntry<{ humanDelay?: Parameters<typeof humanDelayOf>[0] }>(deps.config, route.agentId)?.humanDelay ?? deps.config.agents.defaults.humanDelay),
+      ...humanDelayOf(
+        findAgentEntry<{ humanDelay?: Parameters<typeof humanDelayOf>[0] }>(deps.config, route.agentId)?.humanDelay ??
+          deps.config.agents.defaults.humanDelay,
+      ),
       signal: reply.signal,
       log: account.log,
     });
@@ -221,7 +257,11 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         channel: account.channel,
         text: mediaText(message),
         onEvent: delivery.onEvent,
-        origin: { channel: account.channel, chatType: message.chat.kind, ...(message.sender.name ? { displayName: message.sender.name } : {}) },
+        origin: {
+          channel: account.channel,
+          chatType: message.chat.kind,
+          ...(message.sender.name ? { displayName: message.sender.name } : {}),
+        },
       });
       if (outcome.kind === "command") {
         await sendPlain(account, target, outcome.reply, `${replyKey}:command`);
@@ -246,7 +286,9 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       // The turn runs in the background: the plugin's next message (which may steer this run)
       // must not wait for the reply.
       track(
-        handle(message, account).catch((err: unknown) => account.log.error(`handling message ${message.messageId} failed: ${(err as Error).message}`)),
+        handle(message, account).catch((err: unknown) =>
+          account.log.error(`handling message ${message.messageId} failed: ${(err as Error).message}`),
+        ),
       );
     },
     extraTools(ctx) {
@@ -254,7 +296,11 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         createMessageTool({
           config: deps.config,
           pairing,
-          listAccounts: (channel: string) => deps.accounts.list().filter((a) => a.channel === channel).map((a) => a.accountId),
+          listAccounts: (channel: string) =>
+            deps.accounts
+              .list()
+              .filter((a) => a.channel === channel)
+              .map((a) => a.accountId),
           send: async (t, text) => {
             const account = deps.accounts.get(t.channel, t.accountId);
             if (!account) throw new Error(`${t.channel}:${t.accountId} is not running`);
@@ -270,7 +316,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       await Promise.race([Promise.allSettled([...inFlight]), deadline]);
     },
     close() {
-      closed = true;
+      _closed = true;
       budgets.clear();
     },
   };

@@ -3,8 +3,19 @@ import { BUILTIN_CHANNELS } from "../config/index.js";
 import { planDelivery, type PlanInput } from "./plan.js";
 
 const def = (id: string) => BUILTIN_CHANNELS.find((c) => c.id === id)!;
-const caps = { telegram: { edit: true }, matrix: { edit: true }, feishu: { edit: true, nativeStream: "replace" as const }, qqbot: { edit: false, nativeStream: "append" as const }, whatsapp: { edit: false } };
-const plan = (id: keyof typeof caps, streaming: PlanInput["streaming"], blockStreamingDefault: "on" | "off" = "off", chatKind: PlanInput["chatKind"] = "direct") =>
+const caps = {
+  telegram: { edit: true },
+  matrix: { edit: true },
+  feishu: { edit: true, nativeStream: "replace" as const },
+  qqbot: { edit: false, nativeStream: "append" as const },
+  whatsapp: { edit: false },
+};
+const plan = (
+  id: keyof typeof caps,
+  streaming: PlanInput["streaming"],
+  blockStreamingDefault: "on" | "off" = "off",
+  chatKind: PlanInput["chatKind"] = "direct",
+) =>
   planDelivery({ definition: def(id), capabilities: caps[id], streaming, blockStreamingDefault, chatKind }).kind +
   (() => {
     const p = planDelivery({ definition: def(id), capabilities: caps[id], streaming, blockStreamingDefault, chatKind });
@@ -53,7 +64,13 @@ describe("delivery planner (DESIGN.md streaming table)", () => {
   });
 
   it("a preview mode on a channel that cannot edit falls back to the final only", () => {
-    const p = planDelivery({ definition: def("telegram"), capabilities: { edit: false }, streaming: { mode: "partial" }, blockStreamingDefault: "off", chatKind: "direct" });
+    const p = planDelivery({
+      definition: def("telegram"),
+      capabilities: { edit: false },
+      streaming: { mode: "partial" },
+      blockStreamingDefault: "off",
+      chatKind: "direct",
+    });
     expect(p.kind).toBe("final");
     expect(p.reason).toContain("cannot edit");
   });

@@ -70,14 +70,19 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
     return { kind: "blocks", reason: why };
   }
   if (blocks) return { kind: "blocks", reason: `${why}; the preview is skipped` };
-  if (mode === "off" || defaults.previewMode === null) return { kind: "final", reason: defaults.previewMode === null ? `${definition.id} cannot preview` : 'streaming.mode is "off"' };
+  if (mode === "off" || defaults.previewMode === null)
+    return { kind: "final", reason: defaults.previewMode === null ? `${definition.id} cannot preview` : 'streaming.mode is "off"' };
   if (capabilities.nativeStream && mode === "partial") {
     // A native stream (e.g. Feishu's CardKit card) beats an edit-based preview.
     return { kind: "native", reason: `${definition.id} streams natively in mode "partial"` };
   }
   if (!capabilities.edit) return { kind: "final", reason: `${definition.id} cannot edit messages, so there is no live preview` };
   if (mode === "partial" || mode === "block" || mode === "progress" || mode === "quiet") {
-    return { kind: "preview", mode, reason: explicitMode ? `streaming.mode is "${explicitMode}"` : `the ${definition.id} default preview mode is "${mode}"` };
+    return {
+      kind: "preview",
+      mode,
+      reason: explicitMode ? `streaming.mode is "${explicitMode}"` : `the ${definition.id} default preview mode is "${mode}"`,
+    };
   }
   return { kind: "final", reason: `unknown streaming.mode "${mode}"` };
 }

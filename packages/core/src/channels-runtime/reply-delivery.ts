@@ -83,7 +83,6 @@ export class ReplyDelivery {
   private preview: PreviewController | undefined;
   private previewText = "";
   private previewIndex = 0;
-  private messageOpen = false;
   /** Tools running while the preview shows them; the segment closes when the reply continues. */
   private readonly runningTools = new Map<string, string>();
   private closeOnNextText = false;
@@ -156,7 +155,6 @@ export class ReplyDelivery {
         return;
       case "message_end":
         this.blocks?.endSegment();
-        this.messageOpen = false;
         return;
       case "tool_start":
         if (this.preview && this.o.previewToolProgress !== false) {
@@ -217,9 +215,14 @@ export class ReplyDelivery {
   private async send(text: string, priority: SendPriority, key: string): Promise<string> {
     const index = this.sentCount++;
     const target = this.targetFor(index);
-    const result = await this.o.budget.run(this.o.chatKey, priority, () => this.o.outbound.sendText(target, text, this.options(priority, key)), {
-      signal: this.signal,
-    });
+    const result = await this.o.budget.run(
+      this.o.chatKey,
+      priority,
+      () => this.o.outbound.sendText(target, text, this.options(priority, key)),
+      {
+        signal: this.signal,
+      },
+    );
     if (result.status !== "sent") throw new Error(`send dropped (${result.reason})`);
     return result.value.messageId;
   }
@@ -240,7 +243,6 @@ export class ReplyDelivery {
       this.closePreviewSegment();
     }
     this.streamedText = true;
-    this.messageOpen = true;
     const plan = this.o.plan;
     if (plan.kind === "blocks") {
       this.blocks!.push(released);
@@ -256,7 +258,8 @@ export class ReplyDelivery {
 
   private openPreview(): void {
     const plan = this.o.plan;
-    const editLimit = plan.kind === "preview" && plan.mode === "block" ? Math.min(this.o.previewChunkMax, this.o.editLimit) : this.o.editLimit;
+    const editLimit =
+      plan.kind === "preview" && plan.mode === "block" ? Math.min(this.o.previewChunkMax, this.o.editLimit) : this.o.editLimit;
     this.preview = new PreviewController({
       outbound: this.o.outbound,
       target: this.targetFor(this.sentCount),
@@ -292,7 +295,13 @@ export class ReplyDelivery {
   }
 
   private wantsTyping(): boolean {
-    return this.o.typing && this.o.typingMode !== "never" && this.o.outbound.typing !== undefined && this.typingTimer === undefined && !this.settled;
+    return (
+      this.o.typing &&
+      this.o.typingMode !== "never" &&
+      this.o.outbound.typing !== undefined &&
+      this.typingTimer === undefined &&
+      !this.settled
+    );
   }
 
   private async sendBlock(text: string): Promise<void> {

@@ -1,14 +1,12 @@
-import {
-  defineKeyMoveRule,
-  formatPath,
-  isPlainObject,
-  type ConfigObject,
-  type LegacyKeyRule,
-} from "@openclaw/plugin-sdk";
+import { defineKeyMoveRule, formatPath, isPlainObject, type ConfigObject, type LegacyKeyRule } from "@openclaw/plugin-sdk";
 import { AGENT_ID_PATTERN } from "./schema/common.js";
 
 function normalizeAgentId(raw: string): string {
-  const lowered = raw.trim().toLowerCase().replace(/[^a-z0-9_-]/g, "-").replace(/^[-_]+/, "");
+  const lowered = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, "-")
+    .replace(/^[-_]+/, "");
   return lowered.slice(0, 64);
 }
 
@@ -19,7 +17,12 @@ const agentsListRule: LegacyKeyRule = {
   detect(config) {
     const agents = config.agents;
     if (isPlainObject(agents) && agents.list !== undefined) {
-      return [{ path: ["agents", "list"], message: "agents.list is retired; run `openclaw doctor --fix` to move it to agents.entries (keyed by agent id)." }];
+      return [
+        {
+          path: ["agents", "list"],
+          message: "agents.list is retired; run `openclaw doctor --fix` to move it to agents.entries (keyed by agent id).",
+        },
+      ];
     }
     return [];
   },
@@ -28,7 +31,12 @@ const agentsListRule: LegacyKeyRule = {
     if (!isPlainObject(agents) || agents.list === undefined) return { changes: [], problems: [] };
     const list = agents.list;
     if (!Array.isArray(list)) {
-      return { changes: [], problems: [`agents.list has the invalid value ${JSON.stringify(list)}; expected an array of agents. Move them to agents.entries yourself.`] };
+      return {
+        changes: [],
+        problems: [
+          `agents.list has the invalid value ${JSON.stringify(list)}; expected an array of agents. Move them to agents.entries yourself.`,
+        ],
+      };
     }
     const problems: string[] = [];
     const planned: [string, ConfigObject][] = [];
@@ -57,7 +65,9 @@ const agentsListRule: LegacyKeyRule = {
     const changes: string[] = [];
     planned.forEach(([id, rest], index) => {
       entries[id] = rest;
-      changes.push(`agents.list[${index}] -> ${formatPath(["agents", "entries", id])}${rest.default === true ? " (stays the default agent)" : ""}`);
+      changes.push(
+        `agents.list[${index}] -> ${formatPath(["agents", "entries", id])}${rest.default === true ? " (stays the default agent)" : ""}`,
+      );
     });
     agents.entries = entries;
     delete agents.list;

@@ -48,10 +48,7 @@ export function resolvePaths(options: ResolvePathsOptions = {}): OpenClawPaths {
   let stateDir: string;
   if (options.profile !== undefined) {
     if (!PROFILE_NAME.test(options.profile)) {
-      throw new UserError(
-        `--profile "${options.profile}" is not a valid profile name; use letters, digits, "-" and "_" (at most 64).`,
-        2,
-      );
+      throw new UserError(`--profile "${options.profile}" is not a valid profile name; use letters, digits, "-" and "_" (at most 64).`, 2);
     }
     stateDir = path.join(home, `.openclaw-${options.profile}`);
   } else if (env.OPENCLAW_STATE_DIR) {
@@ -62,9 +59,7 @@ export function resolvePaths(options: ResolvePathsOptions = {}): OpenClawPaths {
   const configPath = env.OPENCLAW_CONFIG_PATH
     ? path.resolve(expandHome(env.OPENCLAW_CONFIG_PATH, home))
     : path.join(stateDir, "openclaw.json");
-  return options.profile !== undefined
-    ? { stateDir, configPath, profile: options.profile }
-    : { stateDir, configPath };
+  return options.profile !== undefined ? { stateDir, configPath, profile: options.profile } : { stateDir, configPath };
 }
 
 /** `~/...` expansion for user-supplied paths in config values. */

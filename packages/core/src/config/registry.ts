@@ -33,7 +33,8 @@ const sameDefinitions = (a: readonly ChannelConfigDefinition[], b: readonly Chan
   a.length === b.length && a.every((def, i) => def === b[i]);
 
 export function createConfigRegistry(pluginChannels: readonly ChannelConfigDefinition[] = []): ConfigRegistry {
-  if (lastWithPlugins && pluginChannels.length > 0 && sameDefinitions(lastWithPlugins.defs, pluginChannels)) return lastWithPlugins.registry;
+  if (lastWithPlugins && pluginChannels.length > 0 && sameDefinitions(lastWithPlugins.defs, pluginChannels))
+    return lastWithPlugins.registry;
   const byId = new Map<string, ChannelConfigDefinition>();
   for (const def of BUILTIN_CHANNELS) byId.set(def.id, def);
   for (const def of pluginChannels) byId.set(def.id, def);

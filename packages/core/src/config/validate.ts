@@ -128,7 +128,9 @@ function problemsFromIssues(
           kind: "invalid",
           path: where,
           message: "unknown key.",
-          fix: close ? `did you mean "${close.k}"? Rename or remove it.` : `remove it${known.length ? ` (allowed here: ${known.join(", ")})` : ""}.`,
+          fix: close
+            ? `did you mean "${close.k}"? Rename or remove it.`
+            : `remove it${known.length ? ` (allowed here: ${known.join(", ")})` : ""}.`,
         });
       }
       continue;
@@ -141,8 +143,14 @@ function problemsFromIssues(
         out.push({
           kind: "invalid",
           path: where,
-          message: actual === undefined ? `is required (expected ${issue.expected}).` : `expected ${issue.expected}, got ${describeValue(actual)}.`,
-          fix: actual === undefined ? `add ${where}.` : `set ${where} to ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}.`,
+          message:
+            actual === undefined
+              ? `is required (expected ${issue.expected}).`
+              : `expected ${issue.expected}, got ${describeValue(actual)}.`,
+          fix:
+            actual === undefined
+              ? `add ${where}.`
+              : `set ${where} to ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}.`,
         });
         break;
       case "invalid_value":
@@ -191,7 +199,14 @@ export function validateConfig(raw: unknown, registry: ConfigRegistry): Validati
   if (!isPlainObject(raw)) {
     return {
       ok: false,
-      problems: [{ kind: "invalid", path: "", message: `the config must be an object, got ${describeValue(raw)}.`, fix: "wrap the settings in { … }." }],
+      problems: [
+        {
+          kind: "invalid",
+          path: "",
+          message: `the config must be an object, got ${describeValue(raw)}.`,
+          fix: "wrap the settings in { … }.",
+        },
+      ],
     };
   }
   const legacy = registry.detectLegacy(raw);

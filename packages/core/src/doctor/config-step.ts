@@ -67,9 +67,7 @@ export const configStep: DoctorStep = {
           result.problems.push(`${p.path} is retired and comes from an $include'd file; move it there by hand: ${p.message}`);
         }
         if (invalid.length > 0) {
-          result.problems.push(
-            `${fix || outcome.changes.length === 0 ? "" : "After these changes, "}${formatProblems(file, invalid)}`,
-          );
+          result.problems.push(`${fix || outcome.changes.length === 0 ? "" : "After these changes, "}${formatProblems(file, invalid)}`);
         }
       }
     } catch (err) {

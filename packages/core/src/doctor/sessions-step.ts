@@ -1,12 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../config/index.js";
-import {
-  importLegacySessions,
-  legacySessionsDir,
-  listAgentIdsWithLegacySessions,
-  openAgentStoreReadOnly,
-} from "../sessions/index.js";
+import { importLegacySessions, legacySessionsDir, listAgentIdsWithLegacySessions, openAgentStoreReadOnly } from "../sessions/index.js";
 import { emptyResult, type DoctorStep } from "./types.js";
 
 /** Session ids in a legacy sessions.json that the agent's database does not hold yet. */
@@ -39,13 +34,17 @@ export const sessionsStep: DoctorStep = {
       const { source, pending } = pendingSessionIds(paths.stateDir, agentId);
       if (!existsSync(source) || pending.length === 0) continue;
       if (!fix) {
-        result.changes.push(`import ${pending.length} legacy session(s) of agent "${agentId}" from ${source} into SQLite (the source is kept)`);
+        result.changes.push(
+          `import ${pending.length} legacy session(s) of agent "${agentId}" from ${source} into SQLite (the source is kept)`,
+        );
         continue;
       }
       try {
         const report = importLegacySessions({ stateDir: paths.stateDir, agentId });
         if (report.imported > 0) {
-          result.changes.push(`imported ${report.imported} session(s) and ${report.events} transcript event(s) of agent "${agentId}" from ${source} (the source is kept)`);
+          result.changes.push(
+            `imported ${report.imported} session(s) and ${report.events} transcript event(s) of agent "${agentId}" from ${source} (the source is kept)`,
+          );
         }
         // Skipped lines and missing transcripts: the rest was imported; nothing left to fix.
         result.notes.push(...report.problems.map((p) => `warning: ${p}`));

@@ -37,7 +37,8 @@ function errorText(err: unknown): string {
 }
 
 function pluginLogger(prefix: string, log: GatewayLogger): PluginLogger {
-  const line = (message: string, data?: Record<string, unknown>) => `${prefix} ${message}${data && Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : ""}`;
+  const line = (message: string, data?: Record<string, unknown>) =>
+    `${prefix} ${message}${data && Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : ""}`;
   return {
     // Debug lines are dropped: the gateway log keeps one line per event that matters.
     debug: () => undefined,

@@ -20,7 +20,10 @@ function deferred(): { promise: Promise<void>; resolve(): void } {
 const fakechat = (extra: Record<string, unknown> = {}) => ({ channels: { fakechat: { token: "root-token", ...extra } } });
 
 function account(harness: Harness, accountId = "default") {
-  return harness.gateway.status().find((c) => c.channel === "fakechat")?.accounts.find((a) => a.accountId === accountId);
+  return harness.gateway
+    .status()
+    .find((c) => c.channel === "fakechat")
+    ?.accounts.find((a) => a.accountId === accountId);
 }
 
 describe("AccountManager", () => {

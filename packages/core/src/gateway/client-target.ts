@@ -42,10 +42,16 @@ export async function resolveGatewayClientTarget(input: {
   let url = input.url ?? (env.OPENCLAW_GATEWAY_URL || undefined);
   if (!url) {
     const envPort = env.OPENCLAW_GATEWAY_PORT?.trim();
-    const port = envPort && /^\d+$/.test(envPort) ? Number(envPort) : typeof config.gateway?.port === "number" ? config.gateway.port : DEFAULT_GATEWAY_PORT;
+    const port =
+      envPort && /^\d+$/.test(envPort)
+        ? Number(envPort)
+        : typeof config.gateway?.port === "number"
+          ? config.gateway.port
+          : DEFAULT_GATEWAY_PORT;
     url = `ws://127.0.0.1:${port}/`;
   }
-  const configToken = typeof config.gateway?.auth?.token === "string" && config.gateway.auth.token !== "" ? config.gateway.auth.token : undefined;
+  const configToken =
+    typeof config.gateway?.auth?.token === "string" && config.gateway.auth.token !== "" ? config.gateway.auth.token : undefined;
   const token = input.token ?? configToken ?? (env.OPENCLAW_GATEWAY_TOKEN || undefined) ?? readGatewayTokenFile(input.paths.stateDir);
   return token !== undefined ? { url, token } : { url };
 }

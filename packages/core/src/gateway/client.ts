@@ -107,7 +107,10 @@ export class GatewayClient {
         },
       });
       if (options.timeoutMs !== undefined) {
-        timer = setTimeout(() => this.pending.get(id)?.reject(new Error(`${method}: no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+        timer = setTimeout(
+          () => this.pending.get(id)?.reject(new Error(`${method}: no answer within ${options.timeoutMs} ms`)),
+          options.timeoutMs,
+        );
       }
       this.ws.send(JSON.stringify({ type: "req", id, method, ...(params !== undefined ? { params } : {}) }));
     });

@@ -43,14 +43,18 @@ describe("control API authentication", () => {
     expect(early.received).toEqual([{ type: "res", id: "1", ok: false, error: expect.objectContaining({ code: "unauthorized" }) }]);
     expect(early.code).toBe(1008);
 
-    const wrong = await rawSession(url, [JSON.stringify({ type: "req", id: "c", method: "connect", params: { auth: { token: "x".repeat(43) } } })]);
+    const wrong = await rawSession(url, [
+      JSON.stringify({ type: "req", id: "c", method: "connect", params: { auth: { token: "x".repeat(43) } } }),
+    ]);
     expect(wrong.received[0]).toMatchObject({ id: "c", ok: false, error: { code: "unauthorized" } });
     expect(wrong.code).toBe(1008);
 
     const missing = await rawSession(url, [JSON.stringify({ type: "req", id: "c", method: "connect", params: {} })]);
     expect(missing.received[0]).toMatchObject({ ok: false, error: { code: "unauthorized" } });
 
-    const huge = await rawSession(url, [JSON.stringify({ type: "req", id: "c", method: "connect", params: { pad: "x".repeat(70 * 1024) } })]);
+    const huge = await rawSession(url, [
+      JSON.stringify({ type: "req", id: "c", method: "connect", params: { pad: "x".repeat(70 * 1024) } }),
+    ]);
     expect(huge.received[0]).toMatchObject({ ok: false, error: { code: "payload_too_large" } });
     expect(huge.code).toBe(1009);
 
@@ -64,7 +68,11 @@ describe("control API authentication", () => {
   it("accepts the right token on / and /ws, answers health and status, and serves GET /health without auth", async () => {
     h = await startHarness({ plugins: [makeFakeChannel().plugin], config: { channels: { fakechat: { token: "fake-bot-token" } } } });
     const client = await h.connect();
-    expect(client.hello).toMatchObject({ protocol: 1, server: { name: "openclaw" }, features: { methods: expect.arrayContaining(["agent", "chat.send", "config.get"]) } });
+    expect(client.hello).toMatchObject({
+      protocol: 1,
+      server: { name: "openclaw" },
+      features: { methods: expect.arrayContaining(["agent", "chat.send", "config.get"]) },
+    });
     expect(await client.request("health")).toMatchObject({ ok: true, accepting: true });
 
     const status = await client.request<any>("status");
@@ -80,7 +88,12 @@ describe("control API authentication", () => {
     expect(status.uptimeMs).toBeGreaterThanOrEqual(0);
 
     // The same API answers on /ws; other paths are not upgraded.
-    const viaWs = await firstReply(`ws://127.0.0.1:${h.gateway.port}/ws`, { type: "req", id: "c", method: "connect", params: { auth: { token: h.gateway.token } } });
+    const viaWs = await firstReply(`ws://127.0.0.1:${h.gateway.port}/ws`, {
+      type: "req",
+      id: "c",
+      method: "connect",
+      params: { auth: { token: h.gateway.token } },
+    });
     expect(viaWs).toMatchObject({ id: "c", ok: true });
     await expect(firstReply(`ws://127.0.0.1:${h.gateway.port}/other`, {})).rejects.toThrow(/404/);
 
@@ -178,7 +191,10 @@ describe("config.get", () => {
     // Defaults are applied: this is the effective config, not the file.
     expect(config.gateway.port).toBe(18789);
 
-    expect(await client.request("config.get", { path: "channels.fakechat.token" })).toEqual({ path: "channels.fakechat.token", value: "***" });
+    expect(await client.request("config.get", { path: "channels.fakechat.token" })).toEqual({
+      path: "channels.fakechat.token",
+      value: "***",
+    });
     expect(await client.request("config.get", { path: "gateway.bind" })).toEqual({ path: "gateway.bind", value: "loopback" });
     await expect(client.request("config.get", { path: "nothing.here" })).rejects.toBeInstanceOf(GatewayRequestError);
   });

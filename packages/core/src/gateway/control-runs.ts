@@ -42,7 +42,10 @@ export class ControlRuns {
    * Starts a turn and streams its events to `connection` as `agent` events `{runId, event}`,
    * ending with `run_end`. Returns at once; the turn is submitted right after the response left.
    */
-  startStreaming(params: { message: string; agentId?: string; sessionKey?: string }, connection: Connection): { runId: string; agentId: string; sessionKey: string } {
+  startStreaming(
+    params: { message: string; agentId?: string; sessionKey?: string },
+    connection: Connection,
+  ): { runId: string; agentId: string; sessionKey: string } {
     const started = this.prepare(params);
     const { runId } = started;
     const emit = (event: AgentEvent) => {
@@ -83,7 +86,11 @@ export class ControlRuns {
     return { runId: randomUUID(), agentId, sessionKey };
   }
 
-  private async execute(started: { runId: string; agentId: string; sessionKey: string }, message: string, emit: (event: AgentEvent) => void): Promise<ControlRunResult> {
+  private async execute(
+    started: { runId: string; agentId: string; sessionKey: string },
+    message: string,
+    emit: (event: AgentEvent) => void,
+  ): Promise<ControlRunResult> {
     const { runId, agentId, sessionKey } = started;
     const tracked: TrackedRun = { sessionKey };
     this.runs.set(runId, tracked);
@@ -119,7 +126,11 @@ export class ControlRuns {
     return result;
   }
 
-  private async settle(outcome: SubmitOutcome, tracked: TrackedRun, started: { runId: string; agentId: string; sessionKey: string }): Promise<ControlRunResult> {
+  private async settle(
+    outcome: SubmitOutcome,
+    tracked: TrackedRun,
+    started: { runId: string; agentId: string; sessionKey: string },
+  ): Promise<ControlRunResult> {
     const base = { ...started, silent: false };
     switch (outcome.kind) {
       case "ran":
@@ -129,7 +140,9 @@ export class ControlRuns {
       case "steered": {
         if (outcome.kind !== "steered") tracked.turnId = outcome.turnId;
         const result = await outcome.result;
-        return result ? { ...base, status: result.status, text: result.text, silent: result.silent } : { ...base, status: "aborted", text: "" };
+        return result
+          ? { ...base, status: result.status, text: result.text, silent: result.silent }
+          : { ...base, status: "aborted", text: "" };
       }
       case "dropped":
         return { ...base, status: "dropped", text: outcome.message };

@@ -126,7 +126,8 @@ export class ControlServer {
       res.end(JSON.stringify(body));
     };
     if (pathname === "/health" && (req.method === "GET" || req.method === "HEAD")) return send(200, { ok: true });
-    if (WS_PATHS.has(pathname)) return send(426, { ok: false, error: "this is the WebSocket control API; connect with a WebSocket client" });
+    if (WS_PATHS.has(pathname))
+      return send(426, { ok: false, error: "this is the WebSocket control API; connect with a WebSocket client" });
     send(404, { ok: false, error: "not found" });
   }
 
@@ -173,7 +174,8 @@ export class ControlServer {
       if (!authenticated && byteLength(data) > MAX_PREAUTH_BYTES) {
         return fail("", { code: "payload_too_large", message: `frames before connect are limited to ${MAX_PREAUTH_BYTES} bytes` }, 1009);
       }
-      if (isBinary) return fail("", { code: "bad_request", message: "send JSON text frames, not binary" }, authenticated ? undefined : 1008);
+      if (isBinary)
+        return fail("", { code: "bad_request", message: "send JSON text frames, not binary" }, authenticated ? undefined : 1008);
       const text = toText(data);
       let frame;
       try {
@@ -185,7 +187,11 @@ export class ControlServer {
         const token = (frame.params as { auth?: { token?: unknown } } | undefined)?.auth?.token;
         if (options.token !== undefined && !tokensMatch(token, options.token)) {
           options.log.warn("control: a client offered a wrong or missing token; connection closed");
-          return fail(frame.id, { code: "unauthorized", message: "the token is missing or wrong; use the gateway's token (see <stateDir>/gateway.token)" }, 1008);
+          return fail(
+            frame.id,
+            { code: "unauthorized", message: "the token is missing or wrong; use the gateway's token (see <stateDir>/gateway.token)" },
+            1008,
+          );
         }
         authenticated = true;
         clearTimeout(handshake);
@@ -208,7 +214,8 @@ export class ControlServer {
   }
 
   private describeError(err: unknown, method: string): ErrorShape {
-    if (err instanceof ControlError) return { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) };
+    if (err instanceof ControlError)
+      return { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) };
     if (err instanceof Error && err.name === "UserError") return { code: "invalid_params", message: err.message };
     if (err instanceof Error && err.name === "ConfigError") return { code: "invalid_params", message: err.message };
     this.options.log.error(`control: ${method} failed: ${(err as Error)?.stack ?? String(err)}`);

@@ -14,7 +14,10 @@ export class CursorStore {
   private readonly getStmt;
   private readonly setStmt;
 
-  constructor(db: StateDb, private readonly now: () => number = Date.now) {
+  constructor(
+    db: StateDb,
+    private readonly now: () => number = Date.now,
+  ) {
     this.getStmt = db.prepare<[string, string, string], { value: string }>(
       "SELECT value FROM channel_cursors WHERE channel = ? AND account_id = ? AND key = ?",
     );

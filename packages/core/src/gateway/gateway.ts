@@ -49,7 +49,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const port = resolveGatewayPort(config, env, options.port);
   const bind = resolveGatewayBind(config, options.bind);
   const host = bindHost(bind);
-  const auth = resolveGatewayAuth({ config, env, bind, stateDir: paths.stateDir, configPath: paths.configPath, ...(options.token !== undefined ? { flag: options.token } : {}) });
+  const auth = resolveGatewayAuth({
+    config,
+    env,
+    bind,
+    stateDir: paths.stateDir,
+    configPath: paths.configPath,
+    ...(options.token !== undefined ? { flag: options.token } : {}),
+  });
   if (auth.source === "generated") log.info(`generated a control API token in ${gatewayTokenPath(paths.stateDir)}`);
 
   const cleanup: (() => Promise<void> | void)[] = [];

@@ -51,7 +51,9 @@ describe("stop()", () => {
     expect(shutdown).toEqual(["shutdown"]);
     expect(channel.contexts.get("default")!.signal.aborted).toBe(true);
     expect(h.gateway.status()[0]!.accounts[0]!.state).toBe("stopped");
-    await expect(GatewayClient.connect(h.gateway.url, { token: h.gateway.token!, timeoutMs: 1000 })).rejects.toBeInstanceOf(GatewayUnavailableError);
+    await expect(GatewayClient.connect(h.gateway.url, { token: h.gateway.token!, timeoutMs: 1000 })).rejects.toBeInstanceOf(
+      GatewayUnavailableError,
+    );
     await expect(h.gateway.closed).resolves.toBeUndefined();
     expect(h.logs.at(-1)).toBe("info gateway stopped");
   });
@@ -85,7 +87,10 @@ describe("stop()", () => {
 describe("start-up", () => {
   it("refuses a lan bind without auth, naming the key and the fix", async () => {
     const p = await prepareHarness({ config: { gateway: { bind: "lan", auth: { mode: "none" } } } });
-    extraCleanup.push(() => p.fake.close(), () => rmSync(p.dir, { recursive: true, force: true }));
+    extraCleanup.push(
+      () => p.fake.close(),
+      () => rmSync(p.dir, { recursive: true, force: true }),
+    );
     const err = await startGateway({ paths: p.paths, port: 0, env: {}, plugins: [], log: p.log }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toContain('gateway.auth.mode is "none"');
@@ -110,14 +115,24 @@ describe("start-up", () => {
     expect(h.logs.some((l) => l.includes("generated a control API token"))).toBe(true);
     const token = h.gateway.token;
     await h.gateway.stop();
-    const again = await startGateway({ paths: h.paths, port: 0, env: {}, plugins: [], log: h.log, pipelineFactory: () => ({ handleInbound: async () => undefined }) });
+    const again = await startGateway({
+      paths: h.paths,
+      port: 0,
+      env: {},
+      plugins: [],
+      log: h.log,
+      pipelineFactory: () => ({ handleInbound: async () => undefined }),
+    });
     extraCleanup.push(() => again.stop());
     expect(again.token).toBe(token);
   });
 
   it("token precedence: --token > gateway.auth.token > OPENCLAW_GATEWAY_TOKEN > file", async () => {
     const p = await prepareHarness({ config: { gateway: { auth: { token: "from-config-0123456789" } } } });
-    extraCleanup.push(() => p.fake.close(), () => rmSync(p.dir, { recursive: true, force: true }));
+    extraCleanup.push(
+      () => p.fake.close(),
+      () => rmSync(p.dir, { recursive: true, force: true }),
+    );
     const base = { paths: p.paths, port: 0, plugins: [], log: p.log, pipelineFactory: () => ({ handleInbound: async () => undefined }) };
     const a = await startGateway({ ...base, env: { OPENCLAW_GATEWAY_TOKEN: "from-env-0123456789abc" }, token: "from-flag-0123456789ab" });
     expect(a.token).toBe("from-flag-0123456789ab");
@@ -135,7 +150,10 @@ describe("start-up", () => {
 
   it("port precedence: --port > OPENCLAW_GATEWAY_PORT > gateway.port", async () => {
     const p = await prepareHarness({ config: { gateway: { port: 1 } } });
-    extraCleanup.push(() => p.fake.close(), () => rmSync(p.dir, { recursive: true, force: true }));
+    extraCleanup.push(
+      () => p.fake.close(),
+      () => rmSync(p.dir, { recursive: true, force: true }),
+    );
     const base = { paths: p.paths, plugins: [], log: p.log, pipelineFactory: () => ({ handleInbound: async () => undefined }) };
     // The env beats gateway.port (1, which would fail to bind); port 0 picks a free port.
     const a = await startGateway({ ...base, env: { OPENCLAW_GATEWAY_PORT: "0" } });
@@ -157,7 +175,11 @@ describe("start-up", () => {
       config: { channels: { fakechat: { token: "t", streamMode: "off", accounts: { b: { token: "u", blockStreaming: true } } } } },
     });
     const written = JSON.parse(readFileSync(h.paths.configPath, "utf8"));
-    expect(written.channels.fakechat).toEqual({ token: "t", streaming: { mode: "off" }, accounts: { b: { token: "u", streaming: { block: { enabled: true } } } } });
+    expect(written.channels.fakechat).toEqual({
+      token: "t",
+      streaming: { mode: "off" },
+      accounts: { b: { token: "u", streaming: { block: { enabled: true } } } },
+    });
     expect(JSON.parse(readFileSync(`${h.paths.configPath}.bak`, "utf8")).channels.fakechat.streamMode).toBe("off");
     expect(h.logs).toContain('info config migrated: channels.fakechat.streamMode -> channels.fakechat.streaming.mode: "off"');
     expect(h.logs.some((l) => l.includes("config migrated: channels.fakechat.accounts.b.blockStreaming"))).toBe(true);
@@ -166,11 +188,17 @@ describe("start-up", () => {
 
   it("refuses to start with an invalid config, and when a configured channel has no plugin", async () => {
     const bad = await prepareHarness({ config: { gateway: { port: "many" } } });
-    extraCleanup.push(() => bad.fake.close(), () => rmSync(bad.dir, { recursive: true, force: true }));
+    extraCleanup.push(
+      () => bad.fake.close(),
+      () => rmSync(bad.dir, { recursive: true, force: true }),
+    );
     await expect(startGateway({ paths: bad.paths, port: 0, env: {}, plugins: [], log: bad.log })).rejects.toThrow(/gateway\.port/);
 
     const missing = await prepareHarness({ config: { channels: { telegram: { botToken: "123:abc" } } } });
-    extraCleanup.push(() => missing.fake.close(), () => rmSync(missing.dir, { recursive: true, force: true }));
+    extraCleanup.push(
+      () => missing.fake.close(),
+      () => rmSync(missing.dir, { recursive: true, force: true }),
+    );
     const err = await startGateway({ paths: missing.paths, port: 0, env: {}, plugins: [], log: missing.log }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toContain("openclaw plugins install @openclaw/telegram");
@@ -178,7 +206,10 @@ describe("start-up", () => {
 
   it("imports legacy JSON sessions into the store at start", async () => {
     const p = await prepareHarness();
-    extraCleanup.push(() => p.fake.close(), () => rmSync(p.dir, { recursive: true, force: true }));
+    extraCleanup.push(
+      () => p.fake.close(),
+      () => rmSync(p.dir, { recursive: true, force: true }),
+    );
     const dir = path.join(p.dir, "agents", "main", "sessions");
     mkdirSync(dir, { recursive: true });
     const sessionId = "11111111-2222-4333-8444-555555555555";
@@ -187,12 +218,25 @@ describe("start-up", () => {
       path.join(dir, `${sessionId}.jsonl`),
       [
         { type: "session", id: sessionId, timestamp: "2023-11-14T22:13:20.000Z", cwd: "/tmp" },
-        { type: "message", id: "a1", parentId: null, timestamp: "2023-11-14T22:13:21.000Z", message: { role: "user", content: "old hello" } },
+        {
+          type: "message",
+          id: "a1",
+          parentId: null,
+          timestamp: "2023-11-14T22:13:21.000Z",
+          message: { role: "user", content: "old hello" },
+        },
       ]
         .map((l) => JSON.stringify(l))
         .join("\n"),
     );
-    const gateway = await startGateway({ paths: p.paths, port: 0, env: {}, plugins: [], log: p.log, pipelineFactory: () => ({ handleInbound: async () => undefined }) });
+    const gateway = await startGateway({
+      paths: p.paths,
+      port: 0,
+      env: {},
+      plugins: [],
+      log: p.log,
+      pipelineFactory: () => ({ handleInbound: async () => undefined }),
+    });
     extraCleanup.unshift(() => gateway.stop());
     expect(p.logs.some((l) => l.includes("imported 1 legacy session"))).toBe(true);
     const client = await GatewayClient.connect(gateway.url, { token: gateway.token! });

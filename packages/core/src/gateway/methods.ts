@@ -28,7 +28,11 @@ const turnParams = z.object({
   agentId: z.string().min(1).optional(),
   sessionKey: z.string().min(1).optional(),
 });
-const abortParams = z.object({ runId: z.string().min(1).optional(), sessionKey: z.string().min(1).optional(), agentId: z.string().min(1).optional() });
+const abortParams = z.object({
+  runId: z.string().min(1).optional(),
+  sessionKey: z.string().min(1).optional(),
+  agentId: z.string().min(1).optional(),
+});
 const listParams = z.object({ agentId: z.string().min(1).optional() });
 const historyParams = z.object({
   sessionKey: z.string().min(1),
@@ -84,15 +88,18 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
     "sessions.list": (params) => {
       const { agentId: requested } = parse(listParams, params, "sessions.list");
       const { agentId } = resolveSessionTarget(runtime, requested ? { agentId: requested } : {});
-      const sessions = runtime.store(agentId).listSessions().map((s) => ({
-        key: s.key,
-        sessionId: s.sessionId,
-        updatedAt: s.updatedAt,
-        chatType: s.chatType ?? null,
-        channel: typeof s.entry.channel === "string" ? s.entry.channel : null,
-        displayName: typeof s.entry.displayName === "string" ? s.entry.displayName : null,
-        eventCount: s.eventCount,
-      }));
+      const sessions = runtime
+        .store(agentId)
+        .listSessions()
+        .map((s) => ({
+          key: s.key,
+          sessionId: s.sessionId,
+          updatedAt: s.updatedAt,
+          chatType: s.chatType ?? null,
+          channel: typeof s.entry.channel === "string" ? s.entry.channel : null,
+          displayName: typeof s.entry.displayName === "string" ? s.entry.displayName : null,
+          eventCount: s.eventCount,
+        }));
       return { agentId, sessions };
     },
 

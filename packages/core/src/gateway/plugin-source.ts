@@ -15,7 +15,10 @@ export const discoverChannelPlugins: PluginDiscovery = async ({ paths, rawConfig
   const missing = missingChannelPlugins(rawConfig, set);
   if (missing.length > 0) {
     throw new UserError(
-      [`The gateway cannot start: ${paths.configPath} configures channel${missing.length === 1 ? "" : "s"} without a working plugin:`, ...missing.map((m) => `  - ${m.message}`)].join("\n"),
+      [
+        `The gateway cannot start: ${paths.configPath} configures channel${missing.length === 1 ? "" : "s"} without a working plugin:`,
+        ...missing.map((m) => `  - ${m.message}`),
+      ].join("\n"),
     );
   }
   const plugins = await loadChannelPlugins(set);
@@ -28,7 +31,9 @@ export function configuredChannelIds(config: Record<string, unknown>): string[] 
   const channels = config.channels;
   if (!channels || typeof channels !== "object" || Array.isArray(channels)) return [];
   return Object.entries(channels)
-    .filter(([, value]) => value !== undefined && !(value && typeof value === "object" && (value as { enabled?: unknown }).enabled === false))
+    .filter(
+      ([, value]) => value !== undefined && !(value && typeof value === "object" && (value as { enabled?: unknown }).enabled === false),
+    )
     .map(([id]) => id);
 }
 
@@ -37,7 +42,11 @@ export function configuredChannelIds(config: Record<string, unknown>): string[] 
  * injected plugins; discovery makes its own, richer one): a UserError naming each such channel
  * and the package to install.
  */
-export function assertChannelPluginsPresent(config: Record<string, unknown>, plugins: readonly ChannelPlugin<unknown>[], configPath: string): void {
+export function assertChannelPluginsPresent(
+  config: Record<string, unknown>,
+  plugins: readonly ChannelPlugin<unknown>[],
+  configPath: string,
+): void {
   const loaded = new Set(plugins.map((p) => p.id));
   const missing = configuredChannelIds(config).filter((id) => !loaded.has(id));
   if (missing.length === 0) return;
@@ -45,5 +54,10 @@ export function assertChannelPluginsPresent(config: Record<string, unknown>, plu
     const pkg = BUILTIN_CHANNELS.find((def) => def.id === id)?.packageName;
     return `  - channels.${id} is configured but no plugin provides it; install it with \`openclaw plugins install ${pkg ?? "<package>"}\``;
   });
-  throw new UserError([`The gateway cannot start: ${configPath} configures channel${missing.length === 1 ? "" : "s"} without a working plugin:`, ...lines].join("\n"));
+  throw new UserError(
+    [
+      `The gateway cannot start: ${configPath} configures channel${missing.length === 1 ? "" : "s"} without a working plugin:`,
+      ...lines,
+    ].join("\n"),
+  );
 }

@@ -72,11 +72,13 @@ export function parseRequestFrame(text: string): RequestFrame {
   } catch {
     throw new ControlError("bad_request", "the frame is not valid JSON");
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ControlError("bad_request", "a frame must be a JSON object");
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new ControlError("bad_request", "a frame must be a JSON object");
   const frame = value as Record<string, unknown>;
   if (frame.type !== "req") throw new ControlError("bad_request", 'only request frames ({"type":"req", ...}) are accepted');
   if (typeof frame.id !== "string" || frame.id === "") throw new ControlError("bad_request", 'a request needs a non-empty string "id"');
-  if (typeof frame.method !== "string" || frame.method === "") throw new ControlError("bad_request", 'a request needs a non-empty string "method"');
+  if (typeof frame.method !== "string" || frame.method === "")
+    throw new ControlError("bad_request", 'a request needs a non-empty string "method"');
   return { type: "req", id: frame.id, method: frame.method, ...(frame.params !== undefined ? { params: frame.params } : {}) };
 }
 

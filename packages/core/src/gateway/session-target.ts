@@ -7,7 +7,10 @@ import { ControlError } from "./protocol.js";
  * session; a bare `"main"` means `agent:<agent>:main`; the agent defaults to the one the key
  * names (`agent:<id>:...`), else the default agent. An agent that is not configured is refused.
  */
-export function resolveSessionTarget(runtime: AgentRuntime, params: { agentId?: string; sessionKey?: string }): { agentId: string; sessionKey: string } {
+export function resolveSessionTarget(
+  runtime: AgentRuntime,
+  params: { agentId?: string; sessionKey?: string },
+): { agentId: string; sessionKey: string } {
   const rawKey = params.sessionKey?.trim();
   const parsed = rawKey ? parseSessionKey(rawKey) : undefined;
   const requested = params.agentId ?? parsed?.agentId;

@@ -20,7 +20,10 @@ export const MIN_TOKEN_LENGTH = 16;
 function parsePort(value: string | number, where: string): number {
   const n = typeof value === "number" ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    throw new UserError(`${where} is ${JSON.stringify(value)}, which is not a port; use a whole number from 1 to 65535 (0 picks a free port).`, 2);
+    throw new UserError(
+      `${where} is ${JSON.stringify(value)}, which is not a port; use a whole number from 1 to 65535 (0 picks a free port).`,
+      2,
+    );
   }
   return n;
 }
@@ -73,7 +76,10 @@ export interface ResolveAuthInput {
 
 function checkToken(token: string, where: string): string {
   if (token.trim().length < MIN_TOKEN_LENGTH) {
-    throw new UserError(`${where} is too short: use at least ${MIN_TOKEN_LENGTH} characters (or leave it unset to let the gateway generate one).`, 2);
+    throw new UserError(
+      `${where} is too short: use at least ${MIN_TOKEN_LENGTH} characters (or leave it unset to let the gateway generate one).`,
+      2,
+    );
   }
   return token.trim();
 }
@@ -100,10 +106,14 @@ export function resolveGatewayAuth(input: ResolveAuthInput): GatewayAuth {
     return { mode: "none" };
   }
   if (mode !== "token") {
-    throw new UserError(`gateway.auth.mode is ${JSON.stringify(mode)} in ${input.configPath}; use "token" (default) or "none" (loopback only).`, 2);
+    throw new UserError(
+      `gateway.auth.mode is ${JSON.stringify(mode)} in ${input.configPath}; use "token" (default) or "none" (loopback only).`,
+      2,
+    );
   }
   const fromConfig = config.gateway?.auth?.token;
-  if (typeof fromConfig === "string" && fromConfig !== "") return { mode, token: checkToken(fromConfig, `gateway.auth.token in ${input.configPath}`), source: "config" };
+  if (typeof fromConfig === "string" && fromConfig !== "")
+    return { mode, token: checkToken(fromConfig, `gateway.auth.token in ${input.configPath}`), source: "config" };
   const fromEnv = env.OPENCLAW_GATEWAY_TOKEN;
   if (fromEnv !== undefined && fromEnv !== "") return { mode, token: checkToken(fromEnv, "OPENCLAW_GATEWAY_TOKEN"), source: "env" };
   const file = ensureGatewayTokenFile(input.stateDir);

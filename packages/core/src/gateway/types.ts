@@ -1,10 +1,4 @@
-import type {
-  AccountStatus,
-  ChannelOutbound,
-  ChannelPlugin,
-  InboundMessage,
-  PluginLogger,
-} from "@openclaw/plugin-sdk";
+import type { AccountStatus, ChannelOutbound, ChannelPlugin, InboundMessage, PluginLogger } from "@openclaw/plugin-sdk";
 import type { AgentRuntime } from "../agent/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
 import type { ModelCandidate, ModelProvider } from "../providers/index.js";

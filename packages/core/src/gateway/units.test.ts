@@ -59,7 +59,10 @@ describe("gateway settings", () => {
     const none = { gateway: { auth: { mode: "none" } } };
     expect(resolveGatewayAuth({ ...base, config: none, bind: "loopback" })).toEqual({ mode: "none" });
     expect(() => resolveGatewayAuth({ ...base, config: none, bind: "lan" })).toThrow(/without auth/);
-    expect(resolveGatewayAuth({ ...base, config: none, bind: "lan", flag: "0123456789abcdef" })).toMatchObject({ mode: "token", source: "flag" });
+    expect(resolveGatewayAuth({ ...base, config: none, bind: "lan", flag: "0123456789abcdef" })).toMatchObject({
+      mode: "token",
+      source: "flag",
+    });
     const generated = resolveGatewayAuth({ ...base, config: {}, bind: "lan" });
     expect(generated).toMatchObject({ mode: "token", source: "generated" });
     expect(generated.token!.length).toBeGreaterThanOrEqual(32);
@@ -71,10 +74,15 @@ describe("gateway settings", () => {
     writeFileSync(path.join(dir, "gateway.token"), "from-file\n");
     writeFileSync(paths.configPath, "{ gateway: { port: 4242 }, channels: { nonsense: true } }");
     expect(await resolveGatewayClientTarget({ paths, env: {} })).toEqual({ url: "ws://127.0.0.1:4242/", token: "from-file" });
-    expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_PORT: "5000", OPENCLAW_GATEWAY_TOKEN: "from-env" } })).toEqual({
-      url: "ws://127.0.0.1:5000/",
-      token: "from-env",
+    expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_PORT: "5000", OPENCLAW_GATEWAY_TOKEN: "from-env" } })).toEqual(
+      {
+        url: "ws://127.0.0.1:5000/",
+        token: "from-env",
+      },
+    );
+    expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_URL: "ws://h:1/" }, url: "ws://x:2/", token: "t" })).toEqual({
+      url: "ws://x:2/",
+      token: "t",
     });
-    expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_URL: "ws://h:1/" }, url: "ws://x:2/", token: "t" })).toEqual({ url: "ws://x:2/", token: "t" });
   });
 });

@@ -40,7 +40,10 @@ export function chunkMarkdown(text: string, maxChars = MEMORY_CHUNK_MAX_CHARS): 
   let size = 0;
   const flush = () => {
     if (start === 0) return;
-    const body = lines.slice(start - 1, end).join("\n").trim();
+    const body = lines
+      .slice(start - 1, end)
+      .join("\n")
+      .trim();
     if (body !== "") chunks.push({ startLine: start, endLine: end, text: body });
     start = 0;
     size = 0;

@@ -33,7 +33,12 @@ function inside(root: string, candidate: string): boolean {
 export function isMemoryPath(relative: string): boolean {
   if (relative === MEMORY_ROOT_FILE) return true;
   const parts = relative.split("/");
-  return parts.length >= 2 && parts[0] === MEMORY_DIR && relative.toLowerCase().endsWith(".md") && parts.every((p) => p !== "" && p !== "." && p !== "..");
+  return (
+    parts.length >= 2 &&
+    parts[0] === MEMORY_DIR &&
+    relative.toLowerCase().endsWith(".md") &&
+    parts.every((p) => p !== "" && p !== "." && p !== "..")
+  );
 }
 
 /**
@@ -44,7 +49,9 @@ export function isMemoryPath(relative: string): boolean {
 export function resolveMemoryPath(workspaceDir: string, userPath: string): { relative: string; path: string } {
   const relative = path.posix.normalize(userPath.trim().replace(/\\/g, "/")).replace(/^\.\//, "");
   if (!isMemoryPath(relative)) {
-    throw new MemoryPathError(`"${userPath}" is not a memory file; memory_get reads only MEMORY.md and memory/*.md (e.g. "memory/2025-01-31.md"). Use read for other files.`);
+    throw new MemoryPathError(
+      `"${userPath}" is not a memory file; memory_get reads only MEMORY.md and memory/*.md (e.g. "memory/2025-01-31.md"). Use read for other files.`,
+    );
   }
   const root = realpathSync(workspaceDir);
   const abs = path.join(root, ...relative.split("/"));
@@ -54,7 +61,8 @@ export function resolveMemoryPath(workspaceDir: string, userPath: string): { rel
   } catch {
     throw new MemoryPathError(`Memory file "${relative}" does not exist. memory_search lists the memory files that match a query.`);
   }
-  if (!inside(root, real)) throw new MemoryPathError(`Memory file "${relative}" is a symlink to "${real}", outside the workspace; refusing to read it.`);
+  if (!inside(root, real))
+    throw new MemoryPathError(`Memory file "${relative}" is a symlink to "${real}", outside the workspace; refusing to read it.`);
   return { relative, path: real };
 }
 

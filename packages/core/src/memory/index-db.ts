@@ -63,7 +63,10 @@ export function openMemoryIndex(file: string): Database.Database {
 export async function syncMemoryIndex(db: Database.Database, workspaceDir: string): Promise<MemorySyncReport> {
   const files = await listMemoryFiles(workspaceDir);
   const known = new Map(
-    (db.prepare("SELECT path, mtime_ms, size FROM files").all() as Array<{ path: string; mtime_ms: number; size: number }>).map((r) => [r.path, r]),
+    (db.prepare("SELECT path, mtime_ms, size FROM files").all() as Array<{ path: string; mtime_ms: number; size: number }>).map((r) => [
+      r.path,
+      r,
+    ]),
   );
   const changed: Array<{ relative: string; mtimeMs: number; size: number; text: string }> = [];
   let unchanged = 0;
@@ -82,7 +85,9 @@ export async function syncMemoryIndex(db: Database.Database, workspaceDir: strin
     const delChunks = db.prepare("DELETE FROM chunks WHERE path = ?");
     const delFile = db.prepare("DELETE FROM files WHERE path = ?");
     const insChunk = db.prepare("INSERT INTO chunks (text, path, start_line, end_line) VALUES (?, ?, ?, ?)");
-    const upsertFile = db.prepare("INSERT INTO files (path, mtime_ms, size) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size");
+    const upsertFile = db.prepare(
+      "INSERT INTO files (path, mtime_ms, size) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET mtime_ms = excluded.mtime_ms, size = excluded.size",
+    );
     db.transaction(() => {
       for (const p of removed) {
         delChunks.run(p);

@@ -17,9 +17,21 @@ beforeEach(() => {
   mkdirSync(ws("memory"));
   writeFileSync(
     ws("MEMORY.md"),
-    ["# People", "", "Alice prefers tea over coffee.", "Bob is allergic to peanuts.", "", "# Projects", "", "The garden project uses raised beds and drip irrigation."].join("\n"),
+    [
+      "# People",
+      "",
+      "Alice prefers tea over coffee.",
+      "Bob is allergic to peanuts.",
+      "",
+      "# Projects",
+      "",
+      "The garden project uses raised beds and drip irrigation.",
+    ].join("\n"),
   );
-  writeFileSync(ws("memory/2025-03-01.md"), ["# March 1", "", "Discussed the irrigation timer with Alice.", "Alice wants the drip irrigation to run at dawn."].join("\n"));
+  writeFileSync(
+    ws("memory/2025-03-01.md"),
+    ["# March 1", "", "Discussed the irrigation timer with Alice.", "Alice wants the drip irrigation to run at dawn."].join("\n"),
+  );
   writeFileSync(ws("memory/recipes.md"), "Peanut sauce: peanuts, lime, chili.\n");
   writeFileSync(ws("NOTES.md"), "irrigation irrigation irrigation (not a memory file)\n");
 });
@@ -72,7 +84,9 @@ describe("memory_search", () => {
 describe("memory_get", () => {
   it("reads a whole memory file or a line range", async () => {
     const all = await get.execute({ path: "memory/2025-03-01.md" }, ctx);
-    expect(all.content).toBe("memory/2025-03-01.md lines 1-4 of 4\n\n# March 1\n\nDiscussed the irrigation timer with Alice.\nAlice wants the drip irrigation to run at dawn.");
+    expect(all.content).toBe(
+      "memory/2025-03-01.md lines 1-4 of 4\n\n# March 1\n\nDiscussed the irrigation timer with Alice.\nAlice wants the drip irrigation to run at dawn.",
+    );
     const part = await get.execute({ path: "MEMORY.md", from: 3, lines: 2 }, ctx);
     expect(part.content).toBe("MEMORY.md lines 3-4 of 8\n\nAlice prefers tea over coffee.\nBob is allergic to peanuts.");
     expect((await get.execute({ path: "./MEMORY.md", from: 50 }, ctx)).content).toContain("no lines from 50");

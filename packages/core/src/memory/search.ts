@@ -51,7 +51,9 @@ export async function searchMemory(options: MemorySearchOptions): Promise<Memory
     await syncMemoryIndex(db, options.workspaceDir);
     if (!fts) return [];
     const rows = db
-      .prepare("SELECT path, start_line, end_line, text, bm25(chunks) AS rank FROM chunks WHERE chunks MATCH ? ORDER BY rank, path, start_line LIMIT ?")
+      .prepare(
+        "SELECT path, start_line, end_line, text, bm25(chunks) AS rank FROM chunks WHERE chunks MATCH ? ORDER BY rank, path, start_line LIMIT ?",
+      )
       .all(fts, limit) as Array<{ path: string; start_line: number; end_line: number; text: string; rank: number }>;
     return rows.map((r) => ({
       path: r.path,

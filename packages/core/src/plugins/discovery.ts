@@ -106,7 +106,9 @@ async function dependencyNames(file: string, includeDev = true): Promise<string[
   try {
     const pkg = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
     const names = new Set<string>();
-    for (const field of includeDev ? ["dependencies", "devDependencies", "optionalDependencies"] : ["dependencies", "optionalDependencies"]) {
+    for (const field of includeDev
+      ? ["dependencies", "devDependencies", "optionalDependencies"]
+      : ["dependencies", "optionalDependencies"]) {
       const deps = pkg[field];
       if (deps && typeof deps === "object") for (const n of Object.keys(deps)) names.add(n);
     }

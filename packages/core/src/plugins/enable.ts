@@ -1,11 +1,4 @@
-import {
-  readConfigSource,
-  resolveConfigSource,
-  setAtPath,
-  UserError,
-  writeConfigFile,
-  type OpenClawPaths,
-} from "../config/index.js";
+import { readConfigSource, resolveConfigSource, setAtPath, UserError, writeConfigFile, type OpenClawPaths } from "../config/index.js";
 import { disabledReason, readPluginSettings } from "./policy.js";
 import { resolvePlugins } from "./resolve.js";
 
@@ -32,7 +25,12 @@ async function effectiveConfig(file: string, raw: unknown): Promise<unknown> {
  * backup; the file is created when missing). Throws a `UserError` when no installed plugin has
  * that id, or the file does not hold an object.
  */
-export async function setPluginEnabled(paths: OpenClawPaths, id: string, enabled: boolean, options: { cwd?: string } = {}): Promise<SetPluginEnabledResult> {
+export async function setPluginEnabled(
+  paths: OpenClawPaths,
+  id: string,
+  enabled: boolean,
+  options: { cwd?: string } = {},
+): Promise<SetPluginEnabledResult> {
   const file = paths.configPath;
   const source = await readConfigSource(file);
   const current = source.raw;
@@ -40,7 +38,10 @@ export async function setPluginEnabled(paths: OpenClawPaths, id: string, enabled
     throw new UserError(`${file} does not hold an object; fix it by hand first.`);
   }
   const set = await resolvePlugins({ paths, config: await effectiveConfig(file, current), ...(options.cwd ? { cwd: options.cwd } : {}) });
-  const known = new Set([...set.plugins.map((p) => p.id), ...set.problems.filter((p) => p.level === "error" && p.pluginId).map((p) => p.pluginId!)]);
+  const known = new Set([
+    ...set.plugins.map((p) => p.id),
+    ...set.problems.filter((p) => p.level === "error" && p.pluginId).map((p) => p.pluginId!),
+  ]);
   if (!known.has(id)) {
     throw new UserError(
       `No installed plugin has the id "${id}"${known.size ? `; installed: ${[...known].sort().join(", ")}` : "; none is installed (see `openclaw plugins install`)"}.`,

@@ -87,7 +87,12 @@ async function dependencies(extDir: string): Promise<Record<string, string>> {
 }
 
 /** Which dependency the install added or changed. */
-function installedName(before: Record<string, string>, after: Record<string, string>, expected: string | undefined, spec: string): string | undefined {
+function installedName(
+  before: Record<string, string>,
+  after: Record<string, string>,
+  expected: string | undefined,
+  spec: string,
+): string | undefined {
   if (expected && after[expected] !== undefined) return expected;
   const changed = Object.keys(after).filter((k) => before[k] !== after[k]);
   if (changed.length === 1) return changed[0];
@@ -109,7 +114,10 @@ export async function installPlugin(options: InstallPluginOptions): Promise<Inst
   await mkdir(extDir, { recursive: true, mode: 0o700 });
   const manifestFile = path.join(extDir, "package.json");
   if (!(await readJson(manifestFile))) {
-    await writeFile(manifestFile, `${JSON.stringify({ private: true, description: "OpenClaw plugins installed by `openclaw plugins install`." }, null, 2)}\n`);
+    await writeFile(
+      manifestFile,
+      `${JSON.stringify({ private: true, description: "OpenClaw plugins installed by `openclaw plugins install`." }, null, 2)}\n`,
+    );
   }
   const kind = classifySpec(options.spec);
   let spec = options.spec;
@@ -121,7 +129,10 @@ export async function installPlugin(options: InstallPluginOptions): Promise<Inst
     spec = local;
     if (kind === "folder") {
       const pkg = await readJson(path.join(local, "package.json"));
-      if (!pkg) throw new UserError(`${local} has no package.json; point \`openclaw plugins install\` at a plugin package folder, a tarball or a package name.`);
+      if (!pkg)
+        throw new UserError(
+          `${local} has no package.json; point \`openclaw plugins install\` at a plugin package folder, a tarball or a package name.`,
+        );
       expected = typeof pkg.name === "string" ? pkg.name : undefined;
     }
   }
@@ -147,14 +158,21 @@ interface InstallState {
 async function installAndCheck(options: InstallPluginOptions, state: InstallState): Promise<InstallPluginResult> {
   const { extDir, kind, spec, expected, before, backups } = state;
   const manifestFile = path.join(extDir, "package.json");
-  const npmOptions = { cwd: extDir, ...(options.npm ? { npm: options.npm } : {}), ...(options.env ? { env: options.env } : {}), ...(options.onOutput ? { onOutput: options.onOutput } : {}) };
+  const npmOptions = {
+    cwd: extDir,
+    ...(options.npm ? { npm: options.npm } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+  };
   const args = ["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS, ...(kind === "folder" ? ["--install-links"] : []), spec];
   const run = await runNpm(args, npmOptions).catch((err: Error) => {
     throw new UserError(`Could not run npm (${err.message}); OpenClaw installs plugins with npm, so install Node.js's npm and try again.`);
   });
   if (run.code !== 0) {
     await linkHostSdk(extDir);
-    throw new UserError(`npm could not install ${options.spec} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`);
+    throw new UserError(
+      `npm could not install ${options.spec} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`,
+    );
   }
   const after = await dependencies(extDir);
   const name = installedName(before, after, expected, spec);
@@ -180,7 +198,9 @@ async function installAndCheck(options: InstallPluginOptions, state: InstallStat
 
   const warnings: string[] = [];
   if ((await readJson(path.join(extDir, "node_modules", "@openclaw", "core", "package.json"))) !== undefined) {
-    warnings.push(`${name} pulled in its own copy of @openclaw/core; a plugin should depend only on @openclaw/plugin-sdk (as a peer dependency).`);
+    warnings.push(
+      `${name} pulled in its own copy of @openclaw/core; a plugin should depend only on @openclaw/plugin-sdk (as a peer dependency).`,
+    );
   }
   clearPluginCache();
   return { plugin, extensionsDir: extDir, sdkLink, warnings };
@@ -217,10 +237,16 @@ async function undoInstall(
   if (wasInstalled) {
     for (const b of backups.files) await copyFile(b.copy, b.file);
     const run = await runNpm(["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS], npmOptions);
-    message = run.code === 0 ? `The previously installed ${name} was restored.` : `Restoring the previous ${name} failed; reinstall it with \`openclaw plugins install ${name}\`.`;
+    message =
+      run.code === 0
+        ? `The previously installed ${name} was restored.`
+        : `Restoring the previous ${name} failed; reinstall it with \`openclaw plugins install ${name}\`.`;
   } else {
     const run = await runNpm(["uninstall", "--prefix", extDir, ...NPM_INSTALL_FLAGS, name], npmOptions);
-    message = run.code === 0 ? `Nothing was installed (${name} was removed again).` : `Removing ${name} failed; delete ${path.join(extDir, "node_modules", name)} by hand.`;
+    message =
+      run.code === 0
+        ? `Nothing was installed (${name} was removed again).`
+        : `Removing ${name} failed; delete ${path.join(extDir, "node_modules", name)} by hand.`;
   }
   await linkHostSdk(extDir);
   return message;

@@ -37,10 +37,18 @@ export class PluginLoadError extends UserError {
 const isSet = (v: PluginSet | readonly ResolvedPlugin[]): v is PluginSet => !Array.isArray(v);
 
 function failure(plugin: ResolvedPlugin, file: string, what: string): PluginProblem {
-  return { level: "error", pluginId: plugin.id, file, message: `plugin "${plugin.id}" (${plugin.packageName} ${plugin.version}): ${file} ${what}` };
+  return {
+    level: "error",
+    pluginId: plugin.id,
+    file,
+    message: `plugin "${plugin.id}" (${plugin.packageName} ${plugin.version}): ${file} ${what}`,
+  };
 }
 
-async function importDefault(plugin: ResolvedPlugin, file: string): Promise<{ ok: true; value: unknown } | { ok: false; problem: PluginProblem }> {
+async function importDefault(
+  plugin: ResolvedPlugin,
+  file: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; problem: PluginProblem }> {
   try {
     const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
     if (mod.default === undefined) return { ok: false, problem: failure(plugin, file, "has no default export.") };
@@ -66,11 +74,23 @@ async function configDefinitionsOf(plugin: ResolvedPlugin): Promise<{ definition
   const loaded = await importDefault(plugin, file);
   if (!loaded.ok) return { definitions: [], problems: [loaded.problem] };
   const exported = Array.isArray(loaded.value) ? loaded.value : [loaded.value];
-  const definitions: unknown[] = light ? exported : exported.map((p) => (typeof p === "object" && p !== null ? (p as { config?: unknown }).config : p));
-  const issues = definitions.flatMap((d, i) => configDefinitionIssues(d, plugin.manifest.channels, exported.length > 1 ? `[${i}].${light ? "" : "config."}` : light ? "" : "config."));
-  if (issues.length) return { definitions: [], problems: [failure(plugin, file, `does not default-export a valid ChannelConfigDefinition: ${issues.join("; ")}.`)] };
+  const definitions: unknown[] = light
+    ? exported
+    : exported.map((p) => (typeof p === "object" && p !== null ? (p as { config?: unknown }).config : p));
+  const issues = definitions.flatMap((d, i) =>
+    configDefinitionIssues(d, plugin.manifest.channels, exported.length > 1 ? `[${i}].${light ? "" : "config."}` : light ? "" : "config."),
+  );
+  if (issues.length)
+    return {
+      definitions: [],
+      problems: [failure(plugin, file, `does not default-export a valid ChannelConfigDefinition: ${issues.join("; ")}.`)],
+    };
   const valid = definitions.map(asConfigDefinition);
-  const problems = missingChannels(plugin, valid.map((d) => d.id), file);
+  const problems = missingChannels(
+    plugin,
+    valid.map((d) => d.id),
+    file,
+  );
   return problems.length ? { definitions: [], problems } : { definitions: valid, problems: [] };
 }
 
@@ -121,13 +141,23 @@ export async function loadChannelPlugins(input: PluginsInput): Promise<ChannelPl
       const loaded = await importDefault(plugin, file);
       if (!loaded.ok) return { items: [], problems: [loaded.problem] };
       const exported = Array.isArray(loaded.value) ? loaded.value : [loaded.value];
-      const issues = exported.flatMap((p, i) => channelPluginIssues(p, plugin.manifest.channels).map((t) => (exported.length > 1 ? `[${i}] ${t}` : t)));
-      if (issues.length) return { items: [], problems: [failure(plugin, file, `does not default-export a valid ChannelPlugin: ${issues.join("; ")}.`)] };
+      const issues = exported.flatMap((p, i) =>
+        channelPluginIssues(p, plugin.manifest.channels).map((t) => (exported.length > 1 ? `[${i}] ${t}` : t)),
+      );
+      if (issues.length)
+        return { items: [], problems: [failure(plugin, file, `does not default-export a valid ChannelPlugin: ${issues.join("; ")}.`)] };
       const items = exported.map(asChannelPlugin);
-      const problems = missingChannels(plugin, items.map((p) => p.id), file);
+      const problems = missingChannels(
+        plugin,
+        items.map((p) => p.id),
+        file,
+      );
       return problems.length ? { items: [], problems } : { items, problems: [] };
     }),
   );
-  refuseOnErrors(source, results.flatMap((r) => r.problems));
+  refuseOnErrors(
+    source,
+    results.flatMap((r) => r.problems),
+  );
   return results.flatMap((r) => r.items);
 }

@@ -40,10 +40,7 @@ const REMOVE_HINT: Record<PluginSource, string> = {
   dependency: "remove it from your project's dependencies",
 };
 
-export type ReadPluginResult =
-  | { kind: "none" }
-  | { kind: "plugin"; plugin: DiscoveredPlugin }
-  | { kind: "broken"; problem: PluginProblem };
+export type ReadPluginResult = { kind: "none" } | { kind: "plugin"; plugin: DiscoveredPlugin } | { kind: "broken"; problem: PluginProblem };
 
 function valueAt(root: unknown, keys: readonly PropertyKey[]): unknown {
   let cur: unknown = root;
@@ -63,8 +60,10 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
   const field = fieldName(issue.path);
   const actual = valueAt(raw, issue.path);
   if (issue.code === "invalid_type" && actual === undefined) return `${field} is missing (expected ${issue.expected})`;
-  if (issue.code === "invalid_type") return `${field} must be ${issue.expected === "array" ? "an" : "a"} ${issue.expected}, got ${JSON.stringify(actual)}`;
-  if (issue.code === "invalid_value") return `${field} must be ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}, got ${JSON.stringify(actual)}`;
+  if (issue.code === "invalid_type")
+    return `${field} must be ${issue.expected === "array" ? "an" : "a"} ${issue.expected}, got ${JSON.stringify(actual)}`;
+  if (issue.code === "invalid_value")
+    return `${field} must be ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}, got ${JSON.stringify(actual)}`;
   return `${field} ${issue.message}${actual !== undefined && typeof actual !== "object" ? ` (got ${JSON.stringify(actual)})` : ""}`;
 }
 
@@ -136,10 +135,19 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
   const block = parsed.data.openclaw.plugin;
   const semver = await loadSemver();
   if (!semver.validRange(block.sdk)) {
-    return broken(`openclaw.plugin.sdk ${JSON.stringify(block.sdk)} is not a valid semver range (e.g. "^0.1.0")`, packageJsonPath, block.id);
+    return broken(
+      `openclaw.plugin.sdk ${JSON.stringify(block.sdk)} is not a valid semver range (e.g. "^0.1.0")`,
+      packageJsonPath,
+      block.id,
+    );
   }
   const entry = insidePackage(rootDir, block.entry);
-  if (!entry) return broken(`openclaw.plugin.entry ${JSON.stringify(block.entry)} must be a relative path inside the package`, packageJsonPath, block.id);
+  if (!entry)
+    return broken(
+      `openclaw.plugin.entry ${JSON.stringify(block.entry)} must be a relative path inside the package`,
+      packageJsonPath,
+      block.id,
+    );
   if (!(await isFile(entry))) {
     return broken(`openclaw.plugin.entry ${JSON.stringify(block.entry)} does not exist (is the plugin built?)`, packageJsonPath, block.id);
   }
@@ -147,10 +155,18 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
   if (block.configEntry !== undefined) {
     configEntry = insidePackage(rootDir, block.configEntry);
     if (!configEntry) {
-      return broken(`openclaw.plugin.configEntry ${JSON.stringify(block.configEntry)} must be a relative path inside the package`, packageJsonPath, block.id);
+      return broken(
+        `openclaw.plugin.configEntry ${JSON.stringify(block.configEntry)} must be a relative path inside the package`,
+        packageJsonPath,
+        block.id,
+      );
     }
     if (!(await isFile(configEntry))) {
-      return broken(`openclaw.plugin.configEntry ${JSON.stringify(block.configEntry)} does not exist (is the plugin built?)`, packageJsonPath, block.id);
+      return broken(
+        `openclaw.plugin.configEntry ${JSON.stringify(block.configEntry)} does not exist (is the plugin built?)`,
+        packageJsonPath,
+        block.id,
+      );
     }
   }
 
@@ -166,11 +182,19 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
   const manifest = manifestFileSchema.safeParse(manifestRaw);
   if (!manifest.success) return broken(describeIssue(manifest.error.issues[0]!, manifestRaw), manifestPath, block.id);
   if (manifest.data.id !== block.id) {
-    return broken(`id ${JSON.stringify(manifest.data.id)} differs from openclaw.plugin.id ${JSON.stringify(block.id)} in package.json`, manifestPath, block.id);
+    return broken(
+      `id ${JSON.stringify(manifest.data.id)} differs from openclaw.plugin.id ${JSON.stringify(block.id)} in package.json`,
+      manifestPath,
+      block.id,
+    );
   }
   const channels = manifest.data.channels;
   if (channels && [...channels].sort().join() !== [...block.channels].sort().join()) {
-    return broken(`channels ${JSON.stringify(channels)} differ from openclaw.plugin.channels ${JSON.stringify(block.channels)} in package.json`, manifestPath, block.id);
+    return broken(
+      `channels ${JSON.stringify(channels)} differ from openclaw.plugin.channels ${JSON.stringify(block.channels)} in package.json`,
+      manifestPath,
+      block.id,
+    );
   }
 
   return {

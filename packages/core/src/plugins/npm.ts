@@ -12,7 +12,10 @@ export const NPM_INSTALL_FLAGS = ["--omit=dev", "--legacy-peer-deps", "--no-audi
  * Runs npm with `args`, streaming its output to `onOutput` and collecting it. Resolves with the
  * exit code (never rejects for a failing npm; rejects only when npm cannot be started).
  */
-export function runNpm(args: readonly string[], options: { npm?: string; cwd: string; env?: NodeJS.ProcessEnv; onOutput?: (text: string) => void }): Promise<NpmRun> {
+export function runNpm(
+  args: readonly string[],
+  options: { npm?: string; cwd: string; env?: NodeJS.ProcessEnv; onOutput?: (text: string) => void },
+): Promise<NpmRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.npm ?? "npm", args, {
       cwd: options.cwd,

@@ -29,14 +29,20 @@ export function readPluginSettings(config: unknown, configPath: string): PluginS
   const plugins = isObject(config) && isObject(config.plugins) ? config.plugins : {};
   const entries = isObject(plugins.entries) ? plugins.entries : {};
   const base = path.dirname(configPath);
-  const loadPaths = (strings(isObject(plugins.load) ? plugins.load.paths : undefined) ?? []).map((p) => path.resolve(base, expandUserPath(p)));
+  const loadPaths = (strings(isObject(plugins.load) ? plugins.load.paths : undefined) ?? []).map((p) =>
+    path.resolve(base, expandUserPath(p)),
+  );
   const allow = strings(plugins.allow);
   return {
     enabled: plugins.enabled !== false,
     ...(allow ? { allow } : {}),
     deny: strings(plugins.deny) ?? [],
     loadPaths,
-    disabledEntries: new Set(Object.entries(entries).filter(([, e]) => isObject(e) && e.enabled === false).map(([id]) => id)),
+    disabledEntries: new Set(
+      Object.entries(entries)
+        .filter(([, e]) => isObject(e) && e.enabled === false)
+        .map(([id]) => id),
+    ),
     entryIds: Object.keys(entries),
   };
 }

@@ -32,7 +32,12 @@ function checkMembers(value: Record<string, unknown>, spec: Record<string, strin
 export function configDefinitionIssues(value: unknown, channels: readonly string[], prefix = ""): string[] {
   if (!isObject(value)) return [`${prefix || "the export"} must be a ChannelConfigDefinition object`];
   const out: string[] = [];
-  checkMembers(value, { id: "string", label: "string", packageName: "string", schema: "object", migrations: "array", streamingDefaults: "object" }, prefix, out);
+  checkMembers(
+    value,
+    { id: "string", label: "string", packageName: "string", schema: "object", migrations: "array", streamingDefaults: "object" },
+    prefix,
+    out,
+  );
   if (typeof value.id === "string" && !channels.includes(value.id)) {
     out.push(`${prefix}id "${value.id}" is not one of the manifest's channels (${channels.join(", ")})`);
   }
@@ -53,7 +58,16 @@ export function channelPluginIssues(value: unknown, channels: readonly string[])
   const out: string[] = [];
   checkMembers(
     value,
-    { id: "string", meta: "object", capabilities: "object", config: "object", listAccounts: "function", resolveAccount: "function", createOutbound: "function", start: "function" },
+    {
+      id: "string",
+      meta: "object",
+      capabilities: "object",
+      config: "object",
+      listAccounts: "function",
+      resolveAccount: "function",
+      createOutbound: "function",
+      start: "function",
+    },
     "",
     out,
   );
@@ -64,14 +78,24 @@ export function channelPluginIssues(value: unknown, channels: readonly string[])
   if (isObject(value.capabilities)) {
     checkMembers(
       value.capabilities,
-      { chatTypes: "array", edit: "boolean", delete: "boolean", media: "boolean", reactions: "boolean", threads: "boolean", typing: "boolean", textLimit: "positive integer" },
+      {
+        chatTypes: "array",
+        edit: "boolean",
+        delete: "boolean",
+        media: "boolean",
+        reactions: "boolean",
+        threads: "boolean",
+        typing: "boolean",
+        textLimit: "positive integer",
+      },
       "capabilities.",
       out,
     );
   }
   if (isObject(value.config)) {
     out.push(...configDefinitionIssues(value.config, channels, "config."));
-    if (typeof value.config.id === "string" && value.config.id !== value.id) out.push(`config.id "${value.config.id}" differs from id "${String(value.id)}"`);
+    if (typeof value.config.id === "string" && value.config.id !== value.id)
+      out.push(`config.id "${value.config.id}" differs from id "${String(value.id)}"`);
   }
   return out;
 }

@@ -1,7 +1,13 @@
 import { startFakeAnthropic, type FakeModelServer } from "@openclaw/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, request, textOf } from "./__fixtures__/collect.js";
-import { createProvider, createProviderFactory, resolveProviderConfig, type ModelStreamEvent, type ResolvedProviderConfig } from "./index.js";
+import {
+  createProvider,
+  createProviderFactory,
+  resolveProviderConfig,
+  type ModelStreamEvent,
+  type ResolvedProviderConfig,
+} from "./index.js";
 
 const fakes: FakeModelServer[] = [];
 afterEach(async () => {
@@ -16,19 +22,31 @@ async function fake(options: Parameters<typeof startFakeAnthropic>[0] = {}): Pro
 
 /** The built-in anthropic provider, pointed at the fake. */
 function providerFor(server: FakeModelServer, extra: Partial<ResolvedProviderConfig> = {}) {
-  const cfg = resolveProviderConfig({ models: { providers: { anthropic: { baseUrl: server.baseUrl, apiKey: "sk-ant-test" } } } }, "anthropic", {});
+  const cfg = resolveProviderConfig(
+    { models: { providers: { anthropic: { baseUrl: server.baseUrl, apiKey: "sk-ant-test" } } } },
+    "anthropic",
+    {},
+  );
   if (!cfg) throw new Error("unresolved");
   return createProvider({ ...cfg, ...extra });
 }
 
 describe("Anthropic provider against a real HTTP fake", () => {
   it("streams text, sends the system prompt and required headers, reports usage", async () => {
-    const server = await fake({ expectedApiKey: "sk-ant-test", chunkChars: 4, script: [[{ text: "Bonjour, tout le monde" }, { usage: { inputTokens: 31, outputTokens: 9 } }]] });
+    const server = await fake({
+      expectedApiKey: "sk-ant-test",
+      chunkChars: 4,
+      script: [[{ text: "Bonjour, tout le monde" }, { usage: { inputTokens: 31, outputTokens: 9 } }]],
+    });
     const { events, error } = await collect(providerFor(server).stream(request({ model: "claude-sonnet-5-5" })));
     expect(error).toBeUndefined();
     expect(events.filter((e) => e.type === "text_delta").length).toBeGreaterThan(3);
     expect(textOf(events)).toBe("Bonjour, tout le monde");
-    expect(events.slice(-3)).toEqual([{ type: "text_end" }, { type: "usage", inputTokens: 31, outputTokens: 9 }, { type: "done", stopReason: "stop" }]);
+    expect(events.slice(-3)).toEqual([
+      { type: "text_end" },
+      { type: "usage", inputTokens: 31, outputTokens: 9 },
+      { type: "done", stopReason: "stop" },
+    ]);
 
     const seen = server.lastRequest()!;
     expect(seen.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -44,9 +62,21 @@ describe("Anthropic provider against a real HTTP fake", () => {
   it("assembles tool_use input from input_json_delta pieces", async () => {
     const server = await fake({
       chunkChars: 2,
-      script: [[{ text: "Checking." }, { toolCall: { name: "read", arguments: { path: "MEMORY.md", offset: 3 }, id: "toolu_1" } }, { toolCall: { name: "exec", arguments: { command: "date" } } }]],
+      script: [
+        [
+          { text: "Checking." },
+          { toolCall: { name: "read", arguments: { path: "MEMORY.md", offset: 3 }, id: "toolu_1" } },
+          { toolCall: { name: "exec", arguments: { command: "date" } } },
+        ],
+      ],
     });
-    const tools = [{ name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }];
+    const tools = [
+      {
+        name: "read",
+        description: "Read a file",
+        parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
+    ];
     const { events, error } = await collect(providerFor(server).stream(request({ tools })));
     expect(error).toBeUndefined();
     expect(events.map((e) => e.type)).toEqual([
@@ -115,7 +145,11 @@ describe("Anthropic provider against a real HTTP fake", () => {
   it("uses the model's maxTokens from config and reports max_tokens as length", async () => {
     const server = await fake({ script: [[{ text: "trunc" }, { stopReason: "length" }]] });
     const cfg = resolveProviderConfig(
-      { models: { providers: { anthropic: { baseUrl: server.baseUrl, apiKey: "k", models: [{ id: "claude-haiku-4-5", maxTokens: 1024 }] } } } },
+      {
+        models: {
+          providers: { anthropic: { baseUrl: server.baseUrl, apiKey: "k", models: [{ id: "claude-haiku-4-5", maxTokens: 1024 }] } },
+        },
+      },
       "anthropic",
       {},
     )!;

@@ -50,7 +50,11 @@ function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
 
 function toAnthropicTools(tools: ToolSchema[]): ToolParam[] {
   // The Messages API insists on an object schema; tools without a `type` get one.
-  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: { type: "object", ...t.parameters } as ToolParam["input_schema"] }));
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: { type: "object", ...t.parameters } as ToolParam["input_schema"],
+  }));
 }
 
 function stopReasonOf(reason: string | null | undefined): "stop" | "tool_use" | "length" {
@@ -68,10 +72,22 @@ function stopReasonOf(reason: string | null | undefined): "stop" | "tool_use" | 
 export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, options: ProviderBuildOptions = {}): ModelProvider {
   let client: Anthropic | undefined;
   const getClient = async (apiKey: string) =>
-    (client ??= new (await import("@anthropic-ai/sdk")).default({ apiKey, baseURL: cfg.baseUrl, defaultHeaders: cfg.headers, timeout: cfg.timeoutMs, maxRetries: 0 }));
+    (client ??= new (await import("@anthropic-ai/sdk")).default({
+      apiKey,
+      baseURL: cfg.baseUrl,
+      defaultHeaders: cfg.headers,
+      timeout: cfg.timeoutMs,
+      maxRetries: 0,
+    }));
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const ctx = { provider: cfg.id, model: req.model, baseUrl: cfg.baseUrl, signal: req.signal, ...(cfg.apiKeyEnv ? { apiKeyEnv: cfg.apiKeyEnv } : {}) };
+    const ctx = {
+      provider: cfg.id,
+      model: req.model,
+      baseUrl: cfg.baseUrl,
+      signal: req.signal,
+      ...(cfg.apiKeyEnv ? { apiKeyEnv: cfg.apiKeyEnv } : {}),
+    };
     if (!cfg.apiKey && cfg.requiresApiKey) {
       throw missingApiKeyError({ ...ctx, ...(options.configPath ? { configPath: options.configPath } : {}) });
     }
@@ -109,7 +125,8 @@ export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, opt
               blocks.set(event.index, { kind: "text", emitted: block.text !== "" });
               if (block.text) yield { type: "text_delta", text: block.text };
             } else if (block.type === "tool_use") {
-              const initial = block.input && typeof block.input === "object" && Object.keys(block.input).length ? JSON.stringify(block.input) : "";
+              const initial =
+                block.input && typeof block.input === "object" && Object.keys(block.input).length ? JSON.stringify(block.input) : "";
               blocks.set(event.index, { kind: "tool", id: block.id, name: block.name, json: initial });
             }
             break;
@@ -127,7 +144,8 @@ export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, opt
           case "content_block_stop": {
             const block = blocks.get(event.index);
             if (block?.kind === "text" && block.emitted) yield { type: "text_end" };
-            else if (block?.kind === "tool") yield { type: "tool_call", call: { id: block.id, name: block.name, arguments: parseToolArguments(block.json) } };
+            else if (block?.kind === "tool")
+              yield { type: "tool_call", call: { id: block.id, name: block.name, arguments: parseToolArguments(block.json) } };
             blocks.delete(event.index);
             break;
           }
@@ -135,7 +153,8 @@ export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, opt
             stopReason = event.delta.stop_reason ?? stopReason;
             const u = event.usage;
             if (typeof u.output_tokens === "number") outputTokens = u.output_tokens;
-            if (typeof u.input_tokens === "number") inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+            if (typeof u.input_tokens === "number")
+              inputTokens = u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
             break;
           }
           case "message_stop":

@@ -68,7 +68,10 @@ function kindOf(info: ReturnType<typeof inspect>): ProviderErrorKind {
   if (status === 401 || status === 403 || type === "authentication_error" || type === "permission_error") return "auth";
   if (status === 402 || type === "billing_error") return "auth";
   if (status === 429 || type === "rate_limit_error" || code === "rate_limit_exceeded") return "rate_limit";
-  if (code === "context_length_exceeded" || ((status === undefined || (status >= 400 && status < 500)) && looksLikeContextOverflow(apiMessage))) {
+  if (
+    code === "context_length_exceeded" ||
+    ((status === undefined || (status >= 400 && status < 500)) && looksLikeContextOverflow(apiMessage))
+  ) {
     return "context_overflow";
   }
   if (status === 529 || status === 503 || status === 502 || type === "overloaded_error") return "overloaded";
@@ -88,7 +91,12 @@ function rootCause(cause: unknown): string | undefined {
   return str(current.code) ?? str(current.message);
 }
 
-function describe(kind: ProviderErrorKind, info: ReturnType<typeof inspect> & { cause?: unknown }, ctx: ErrorContext, retryAfterMs?: number): string {
+function describe(
+  kind: ProviderErrorKind,
+  info: ReturnType<typeof inspect> & { cause?: unknown },
+  ctx: ErrorContext,
+  retryAfterMs?: number,
+): string {
   const prefix = `${ctx.provider}/${ctx.model}`;
   const status = info.status !== undefined ? ` (HTTP ${info.status})` : "";
   const server = info.apiMessage;
@@ -120,7 +128,10 @@ function describe(kind: ProviderErrorKind, info: ReturnType<typeof inspect> & { 
         }
         return `${prefix}: the connection to ${ctx.baseUrl ?? "the provider"} failed before a response${detail}`;
       }
-      if (/^(terminated|other side closed|socket hang up)$/i.test(server) || /ECONNRESET|UND_ERR_SOCKET/.test(rootCause(info.cause) ?? "")) {
+      if (
+        /^(terminated|other side closed|socket hang up)$/i.test(server) ||
+        /ECONNRESET|UND_ERR_SOCKET/.test(rootCause(info.cause) ?? "")
+      ) {
         return `${prefix}: the connection to ${ctx.baseUrl ?? "the provider"} dropped mid-response`;
       }
       return `${prefix}: ${server}${status}`;
@@ -139,7 +150,13 @@ export function toProviderError(err: unknown, ctx: ErrorContext): ProviderError 
   if (err instanceof ProviderError) return err;
   const info = inspect(err);
   if (ctx.signal?.aborted || isAbortLike(info.name, err)) {
-    return new ProviderError({ kind: "abort", message: describe("abort", info, ctx), provider: ctx.provider, model: ctx.model, cause: err });
+    return new ProviderError({
+      kind: "abort",
+      message: describe("abort", info, ctx),
+      provider: ctx.provider,
+      model: ctx.model,
+      cause: err,
+    });
   }
   const kind = kindOf(info);
   const retryAfterMs = kind === "rate_limit" || kind === "overloaded" ? parseRetryAfter(info.headers) : undefined;

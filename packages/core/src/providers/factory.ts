@@ -19,7 +19,10 @@ export interface ProviderFactoryOptions extends ProviderBuildOptions {
  * reuses, keeping HTTP connections warm) the provider a candidate names. An unknown provider id
  * throws a ProviderError of kind "unknown" that names the fix, so a fallback can still answer.
  */
-export function createProviderFactory(config: ModelsConfigView, options: ProviderFactoryOptions = {}): (candidate: { provider: string; model: string }) => ModelProvider {
+export function createProviderFactory(
+  config: ModelsConfigView,
+  options: ProviderFactoryOptions = {},
+): (candidate: { provider: string; model: string }) => ModelProvider {
   const cache = new Map<string, ModelProvider>();
   const env = options.env ?? process.env;
   const build: ProviderBuildOptions = options.configPath ? { configPath: options.configPath } : {};

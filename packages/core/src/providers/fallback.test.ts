@@ -38,10 +38,14 @@ async function setup(primaryScript: FakeTurn[], options: { expectedKey?: string;
   const createProvider = createProviderFactory(config, { env: {} });
   const run = (signal: AbortSignal = new AbortController().signal) =>
     collect(
-      streamWithFallback(candidates, { system: "", messages: [{ role: "user", content: "hi" }], tools: [], signal }, {
-        createProvider,
-        onFallback: (info) => fallbacks.push(info),
-      }),
+      streamWithFallback(
+        candidates,
+        { system: "", messages: [{ role: "user", content: "hi" }], tools: [], signal },
+        {
+          createProvider,
+          onFallback: (info) => fallbacks.push(info),
+        },
+      ),
     );
   return { primary, backup, candidates, fallbacks, run };
 }
@@ -56,7 +60,9 @@ describe("streamWithFallback", () => {
     const { events, error } = await run();
     expect(error).toBeUndefined();
     expect(textOf(events)).toBe("primary answer");
-    expect(selected(events)).toEqual([{ type: "model_selected", candidate: expect.objectContaining({ ref: "fast/fast-1" }), attempt: 0, errors: [] }]);
+    expect(selected(events)).toEqual([
+      { type: "model_selected", candidate: expect.objectContaining({ ref: "fast/fast-1" }), attempt: 0, errors: [] },
+    ]);
     expect(events[0]?.type).toBe("model_selected");
     expect(backup.requests).toHaveLength(0);
     expect(fallbacks).toEqual([]);
@@ -75,7 +81,12 @@ describe("streamWithFallback", () => {
     expect(chosen).toMatchObject({ attempt: 1, candidate: { ref: "anthropic/claude-haiku-4-5" } });
     expect(chosen?.type === "model_selected" && chosen.errors.map((e) => e.kind)).toEqual([kind]);
     expect(fallbacks).toHaveLength(1);
-    expect(fallbacks[0]).toMatchObject({ from: { ref: "fast/fast-1" }, to: { ref: "anthropic/claude-haiku-4-5" }, attempt: 1, error: { kind } });
+    expect(fallbacks[0]).toMatchObject({
+      from: { ref: "fast/fast-1" },
+      to: { ref: "anthropic/claude-haiku-4-5" },
+      attempt: 1,
+      error: { kind },
+    });
     expect(backup.requests).toHaveLength(1);
   });
 
@@ -131,11 +142,21 @@ describe("streamWithFallback", () => {
       { provider: "typo", model: "x", ref: "typo/x" },
       { provider: "anthropic", model: "claude-haiku-4-5", ref: "anthropic/claude-haiku-4-5" },
     ];
-    const request: Omit<ModelRequest, "model"> = { system: "", messages: [{ role: "user", content: "ping" }], tools: [], signal: new AbortController().signal };
-    const { events, error } = await collect(streamWithFallback(candidates, request, { createProvider: createProviderFactory(config, { env: {} }) }));
+    const request: Omit<ModelRequest, "model"> = {
+      system: "",
+      messages: [{ role: "user", content: "ping" }],
+      tools: [],
+      signal: new AbortController().signal,
+    };
+    const { events, error } = await collect(
+      streamWithFallback(candidates, request, { createProvider: createProviderFactory(config, { env: {} }) }),
+    );
     expect(error).toBeUndefined();
     expect(textOf(events)).toBe("ping");
-    expect(selected(events)[0]).toMatchObject({ attempt: 1, errors: [{ kind: "unknown", message: expect.stringContaining('Unknown model provider "typo"') }] });
+    expect(selected(events)[0]).toMatchObject({
+      attempt: 1,
+      errors: [{ kind: "unknown", message: expect.stringContaining('Unknown model provider "typo"') }],
+    });
   });
 });
 

@@ -54,7 +54,12 @@ export async function* streamWithFallback(
   options: StreamWithFallbackOptions,
 ): AsyncGenerator<FallbackStreamEvent> {
   if (candidates.length === 0) {
-    throw new ProviderError({ kind: "bad_request", message: "no model candidates to try; configure agents.defaults.model", provider: "", model: "" });
+    throw new ProviderError({
+      kind: "bad_request",
+      message: "no model candidates to try; configure agents.defaults.model",
+      provider: "",
+      model: "",
+    });
   }
   const errors: ProviderError[] = [];
   for (let attempt = 0; attempt < candidates.length; attempt += 1) {

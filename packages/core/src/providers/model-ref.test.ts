@@ -41,12 +41,22 @@ describe("resolveModelRef", () => {
   };
 
   it("takes provider/model as is, even with slashes in the model id", () => {
-    expect(resolveModelRef("openrouter/moonshotai/kimi-k2", config)).toMatchObject({ provider: "openrouter", model: "moonshotai/kimi-k2", via: "explicit" });
+    expect(resolveModelRef("openrouter/moonshotai/kimi-k2", config)).toMatchObject({
+      provider: "openrouter",
+      model: "moonshotai/kimi-k2",
+      via: "explicit",
+    });
     expect(resolveModelRef("nobody/x", config)).toMatchObject({ provider: "nobody", model: "x", ref: "nobody/x" });
   });
 
   it("resolves an alias first (exact, then case-insensitive)", () => {
-    expect(resolveModelRef("sonnet", config)).toEqual({ provider: "anthropic", model: "claude-sonnet-5-5", ref: "anthropic/claude-sonnet-5-5", via: "alias", alias: "sonnet" });
+    expect(resolveModelRef("sonnet", config)).toEqual({
+      provider: "anthropic",
+      model: "claude-sonnet-5-5",
+      ref: "anthropic/claude-sonnet-5-5",
+      via: "alias",
+      alias: "sonnet",
+    });
     expect(resolveModelRef("kimi", config)).toMatchObject({ provider: "openrouter", model: "moonshotai/kimi-k2", via: "alias" });
   });
 
@@ -56,12 +66,19 @@ describe("resolveModelRef", () => {
 
   it("then the default provider: the primary's provider (also when the id is ambiguous)", () => {
     expect(resolveModelRef("shared", config)).toMatchObject({ provider: "anthropic", model: "shared", via: "default" });
-    expect(resolveModelRef("claude-opus-5", config)).toEqual({ provider: "anthropic", model: "claude-opus-5", ref: "anthropic/claude-opus-5", via: "default" });
+    expect(resolveModelRef("claude-opus-5", config)).toEqual({
+      provider: "anthropic",
+      model: "claude-opus-5",
+      ref: "anthropic/claude-opus-5",
+      via: "default",
+    });
   });
 
   it("defaults to openai without a primary, and uses the agent's primary when asked", () => {
     expect(resolveModelRef("gpt-4o", {})).toMatchObject({ provider: "openai", ref: "openai/gpt-4o" });
-    const withAgent: ModelsConfigView = { agents: { defaults: { model: "openai/gpt-4o" }, entries: { coder: { model: "ollama/llama3.1" } } } };
+    const withAgent: ModelsConfigView = {
+      agents: { defaults: { model: "openai/gpt-4o" }, entries: { coder: { model: "ollama/llama3.1" } } },
+    };
     expect(resolveModelRef("qwen2.5", withAgent, { agentId: "Coder" }).provider).toBe("ollama");
     expect(resolveModelRef("qwen2.5", withAgent).provider).toBe("openai");
   });
@@ -86,13 +103,22 @@ describe("resolveModelSelection", () => {
     const config: ModelsConfigView = {
       agents: {
         defaults: {
-          model: { primary: "sonnet", fallbacks: ["anthropic/claude-sonnet-5-5", "openai/gpt-4o", "Sonnet", "openai/gpt-4o", "openrouter/moonshotai/kimi-k2"] },
+          model: {
+            primary: "sonnet",
+            fallbacks: ["anthropic/claude-sonnet-5-5", "openai/gpt-4o", "Sonnet", "openai/gpt-4o", "openrouter/moonshotai/kimi-k2"],
+          },
           models: { "anthropic/claude-sonnet-5-5": { alias: "sonnet", params: { temperature: 0.3 } } },
         },
       },
     };
     expect(resolveModelSelection(config, "main")).toEqual([
-      { provider: "anthropic", model: "claude-sonnet-5-5", ref: "anthropic/claude-sonnet-5-5", alias: "sonnet", params: { temperature: 0.3 } },
+      {
+        provider: "anthropic",
+        model: "claude-sonnet-5-5",
+        ref: "anthropic/claude-sonnet-5-5",
+        alias: "sonnet",
+        params: { temperature: 0.3 },
+      },
       { provider: "openai", model: "gpt-4o", ref: "openai/gpt-4o" },
       { provider: "openrouter", model: "moonshotai/kimi-k2", ref: "openrouter/moonshotai/kimi-k2" },
     ]);
@@ -111,7 +137,10 @@ describe("resolveModelSelection", () => {
       },
     };
     expect(resolveModelSelection(config, "strict").map((c) => c.ref)).toEqual(["ollama/llama3.1"]);
-    expect(resolveModelSelection(config, "inherit").map((c) => c.ref)).toEqual(["openrouter/moonshotai/kimi-k2", "anthropic/claude-opus-5"]);
+    expect(resolveModelSelection(config, "inherit").map((c) => c.ref)).toEqual([
+      "openrouter/moonshotai/kimi-k2",
+      "anthropic/claude-opus-5",
+    ]);
     expect(resolveModelSelection(config, "none").map((c) => c.ref)).toEqual(["openai/gpt-4o-mini"]);
     expect(resolveModelSelection(config, "plain").map((c) => c.ref)).toEqual(["openai/gpt-4o", "anthropic/claude-opus-5"]);
     expect(resolveModelSelection(config, "unknown-agent").map((c) => c.ref)).toEqual(["openai/gpt-4o", "anthropic/claude-opus-5"]);

@@ -68,7 +68,8 @@ function primaryRef(selection: ModelSelectionInput | undefined): string | undefi
 /** Resolves a bare id without the default-provider step (used to find the default provider itself). */
 function resolveWithoutDefault(ref: string, config: ModelsConfigView, depth: number): ResolvedModelRef | undefined {
   const parsed = parseModelRef(ref);
-  if (parsed.provider !== undefined) return { provider: parsed.provider, model: parsed.model, ref: `${parsed.provider}/${parsed.model}`, via: "explicit" };
+  if (parsed.provider !== undefined)
+    return { provider: parsed.provider, model: parsed.model, ref: `${parsed.provider}/${parsed.model}`, via: "explicit" };
   const alias = depth < 4 ? findAlias(parsed.model, config) : undefined;
   if (alias) {
     const target = resolveWithoutDefault(alias.key, config, depth + 1);

@@ -1,7 +1,14 @@
 import { startFakeOpenAI, type FakeModelServer } from "@openclaw/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, request, textOf } from "./__fixtures__/collect.js";
-import { createProvider, createProviderFactory, ProviderError, resolveProviderConfig, type ModelStreamEvent, type ResolvedProviderConfig } from "./index.js";
+import {
+  createProvider,
+  createProviderFactory,
+  ProviderError,
+  resolveProviderConfig,
+  type ModelStreamEvent,
+  type ResolvedProviderConfig,
+} from "./index.js";
 
 const fakes: FakeModelServer[] = [];
 afterEach(async () => {
@@ -89,7 +96,11 @@ describe("OpenAI-compatible provider against a real HTTP fake", () => {
     );
     expect(server.lastRequest()!.body.messages.slice(1)).toEqual([
       { role: "user", content: "list files" },
-      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "exec", arguments: '{"command":"ls"}' } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "exec", arguments: '{"command":"ls"}' } }],
+      },
       { role: "tool", tool_call_id: "c1", content: "a.txt\nb.txt" },
       { role: "user", content: "thanks" },
     ]);
@@ -204,7 +215,11 @@ describe("OpenAI-compatible provider configuration", () => {
   it("uses a custom provider from config with its baseUrl, apiKey and headers", async () => {
     const server = await fake({ expectedApiKey: "sk-custom" });
     const config = {
-      models: { providers: { mine: { api: "openai-completions" as const, baseUrl: server.baseUrl, apiKey: "sk-custom", headers: { "x-team": "blue" } } } },
+      models: {
+        providers: {
+          mine: { api: "openai-completions" as const, baseUrl: server.baseUrl, apiKey: "sk-custom", headers: { "x-team": "blue" } },
+        },
+      },
     };
     const create = createProviderFactory(config, { env: {} });
     const { events, error } = await collect(create({ provider: "mine", model: "m1" }).stream(request({ model: "m1" })));
@@ -244,7 +259,9 @@ describe("OpenAI-compatible provider configuration", () => {
 
   it("names OPENROUTER_API_KEY for openrouter", async () => {
     const create = createProviderFactory({}, { env: {} });
-    const { error } = await collect(create({ provider: "openrouter", model: "moonshotai/kimi-k2" }).stream(request({ model: "moonshotai/kimi-k2" })));
+    const { error } = await collect(
+      create({ provider: "openrouter", model: "moonshotai/kimi-k2" }).stream(request({ model: "moonshotai/kimi-k2" })),
+    );
     expect((error as Error).message).toContain("OPENROUTER_API_KEY");
   });
 });

@@ -3,7 +3,15 @@ import type OpenAI from "openai";
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
-import { ProviderError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStreamEvent, type ToolCall, type ToolSchema } from "./types.js";
+import {
+  ProviderError,
+  type ChatMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ToolCall,
+  type ToolSchema,
+} from "./types.js";
 
 type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -62,7 +70,13 @@ export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, opt
     }));
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamEvent> {
-    const ctx = { provider: cfg.id, model: req.model, baseUrl: cfg.baseUrl, signal: req.signal, ...(cfg.apiKeyEnv ? { apiKeyEnv: cfg.apiKeyEnv } : {}) };
+    const ctx = {
+      provider: cfg.id,
+      model: req.model,
+      baseUrl: cfg.baseUrl,
+      signal: req.signal,
+      ...(cfg.apiKeyEnv ? { apiKeyEnv: cfg.apiKeyEnv } : {}),
+    };
     if (!cfg.apiKey && cfg.requiresApiKey) {
       throw missingApiKeyError({ ...ctx, ...(options.configPath ? { configPath: options.configPath } : {}) });
     }
@@ -114,7 +128,11 @@ export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, opt
             yield { type: "text_end" };
           }
           for (const [index, acc] of [...calls.entries()].sort((a, b) => a[0] - b[0])) {
-            const call: ToolCall = { id: acc.id || `call_${index}_${Date.now().toString(36)}`, name: acc.name, arguments: parseToolArguments(acc.args) };
+            const call: ToolCall = {
+              id: acc.id || `call_${index}_${Date.now().toString(36)}`,
+              name: acc.name,
+              arguments: parseToolArguments(acc.args),
+            };
             yield { type: "tool_call", call };
           }
         }

@@ -20,7 +20,11 @@ describe("resolveProviderConfig", () => {
     });
     expect(resolveProviderConfig({}, "lmstudio", {})?.baseUrl).toBe("http://127.0.0.1:1234/v1");
     expect(resolveProviderConfig({}, "vllm", {})?.baseUrl).toBe("http://127.0.0.1:8000/v1");
-    expect(resolveProviderConfig({}, "anthropic", {})).toMatchObject({ api: "anthropic-messages", baseUrl: "https://api.anthropic.com", apiKeyEnv: "ANTHROPIC_API_KEY" });
+    expect(resolveProviderConfig({}, "anthropic", {})).toMatchObject({
+      api: "anthropic-messages",
+      baseUrl: "https://api.anthropic.com",
+      apiKeyEnv: "ANTHROPIC_API_KEY",
+    });
   });
 
   it("lets config override a built-in and add custom providers; replace mode drops built-ins", () => {
@@ -46,9 +50,18 @@ describe("resolveProviderConfig", () => {
   });
 
   it("never sends an environment key to a custom endpoint", () => {
-    const config = { models: { providers: { remote: { baseUrl: "https://api.example.net/v1" }, public: { api: "openai-completions" as const } } } };
-    expect(resolveProviderConfig(config, "remote", { OPENAI_API_KEY: "sk-env" })).toMatchObject({ apiKeySource: "none", requiresApiKey: false });
-    expect(resolveProviderConfig(config, "public", { OPENAI_API_KEY: "sk-env" })).toMatchObject({ apiKey: "sk-env", apiKeyEnv: "OPENAI_API_KEY", baseUrl: "https://api.openai.com/v1" });
+    const config = {
+      models: { providers: { remote: { baseUrl: "https://api.example.net/v1" }, public: { api: "openai-completions" as const } } },
+    };
+    expect(resolveProviderConfig(config, "remote", { OPENAI_API_KEY: "sk-env" })).toMatchObject({
+      apiKeySource: "none",
+      requiresApiKey: false,
+    });
+    expect(resolveProviderConfig(config, "public", { OPENAI_API_KEY: "sk-env" })).toMatchObject({
+      apiKey: "sk-env",
+      apiKeyEnv: "OPENAI_API_KEY",
+      baseUrl: "https://api.openai.com/v1",
+    });
   });
 
   it("keeps the built-in anthropic api when only the schema's default api was filled in", () => {
@@ -57,7 +70,13 @@ describe("resolveProviderConfig", () => {
   });
 
   it("classifies local endpoints", () => {
-    for (const url of ["http://127.0.0.1:8080/v1", "http://localhost:1234", "http://192.168.1.20:11434/v1", "http://[::1]:8000", "http://box.local:8000"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/v1",
+      "http://localhost:1234",
+      "http://192.168.1.20:11434/v1",
+      "http://[::1]:8000",
+      "http://box.local:8000",
+    ]) {
       expect(isLocalBaseUrl(url)).toBe(true);
     }
     for (const url of ["https://api.openai.com/v1", "https://openrouter.ai/api/v1", "not a url"]) expect(isLocalBaseUrl(url)).toBe(false);
@@ -71,7 +90,9 @@ describe("error classification", () => {
   it("parses retry-after in seconds, milliseconds and as a date", () => {
     expect(parseRetryAfter(headers({ "retry-after": "2.5" }))).toBe(2500);
     expect(parseRetryAfter(headers({ "retry-after-ms": "150", "retry-after": "9" }))).toBe(150);
-    expect(parseRetryAfter(headers({ "retry-after": new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString() }), Date.UTC(2030, 0, 1))).toBe(30_000);
+    expect(parseRetryAfter(headers({ "retry-after": new Date(Date.UTC(2030, 0, 1, 0, 0, 30)).toUTCString() }), Date.UTC(2030, 0, 1))).toBe(
+      30_000,
+    );
     expect(parseRetryAfter(headers({}))).toBeUndefined();
   });
 

@@ -104,10 +104,15 @@ export function listProviderIds(config: ModelsConfigView): string[] {
  * own baseUrl never receives a key from the environment (no key leaks to third-party hosts).
  * Idle timeout: `timeoutSeconds`, else 300 s for local servers and 120 s for cloud ones.
  */
-export function resolveProviderConfig(config: ModelsConfigView, id: string, env: NodeJS.ProcessEnv = process.env): ResolvedProviderConfig | undefined {
+export function resolveProviderConfig(
+  config: ModelsConfigView,
+  id: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedProviderConfig | undefined {
   const found = findConfigured(config, id);
   const builtinId = id.toLowerCase();
-  const builtin = config.models?.mode !== "replace" && Object.hasOwn(BUILTIN_PROVIDERS, builtinId) ? BUILTIN_PROVIDERS[builtinId] : undefined;
+  const builtin =
+    config.models?.mode !== "replace" && Object.hasOwn(BUILTIN_PROVIDERS, builtinId) ? BUILTIN_PROVIDERS[builtinId] : undefined;
   if (!found && !builtin) return undefined;
   const [configId, input] = found ?? [builtinId, {} as ProviderConfigInput];
 

@@ -97,7 +97,12 @@ export function parseDurationMs(raw: string): number | undefined {
  * Applies a parsed `/queue` command to a session's override (merging `set` into what was there,
  * clearing on `reset`) and returns the reply; `describe` renders the settings now in force.
  */
-export function applyQueueCommand(command: QueueCommand, sessionKey: string, overrides: QueueOverrideStore, describe: () => string): string {
+export function applyQueueCommand(
+  command: QueueCommand,
+  sessionKey: string,
+  overrides: QueueOverrideStore,
+  describe: () => string,
+): string {
   switch (command.kind) {
     case "show":
       return describe();

@@ -98,7 +98,9 @@ describe("quiet window (debounce)", () => {
   });
 
   it("collect uses debounceMsByChannel and merges everything that arrived", async () => {
-    const { q, clock, calls, messages } = make({ messages: { queue: { mode: "collect", debounceMs: 500, debounceMsByChannel: { telegram: 2000 } } } });
+    const { q, clock, calls, messages } = make({
+      messages: { queue: { mode: "collect", debounceMs: 500, debounceMsByChannel: { telegram: 2000 } } },
+    });
     void q.submit({ sessionKey: S, channel: "telegram", text: "start" });
     await settle();
     const outcomes = ["a", "b"].map((text) => q.submit({ sessionKey: S, channel: "telegram", text }));
@@ -234,7 +236,10 @@ describe("steering edge cases", () => {
 describe("failures and shutdown", () => {
   it("a run that throws rejects its direct submit, logs, and the lane keeps going", async () => {
     const notices: string[] = [];
-    const { q, calls, messages } = make({ messages: { queue: { mode: "followup", debounceMs: 0 } } }, { logger: { warn: (m) => notices.push(m) } });
+    const { q, calls, messages } = make(
+      { messages: { queue: { mode: "followup", debounceMs: 0 } } },
+      { logger: { warn: (m) => notices.push(m) } },
+    );
     const first = q.submit({ sessionKey: S, text: "boom" });
     await settle();
     const next = q.submit({ sessionKey: S, text: "after" });

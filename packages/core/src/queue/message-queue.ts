@@ -1,7 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { AgentEvent, TurnRequest, TurnResult } from "../agent/index.js";
 import { applyQueueCommand, parseQueueCommand } from "./command.js";
-import { deferred, drainSteering, insertBySeq, leftoverEntry, takeBatch, trailingCollect, type ActiveRun, type Entry, type Lane, type Settled, type SteerItem } from "./lane.js";
+import {
+  deferred,
+  drainSteering,
+  insertBySeq,
+  leftoverEntry,
+  takeBatch,
+  trailingCollect,
+  type ActiveRun,
+  type Entry,
+  type Lane,
+  type Settled,
+  type SteerItem,
+} from "./lane.js";
 import { IdleWatch } from "./idle.js";
 import { Semaphore } from "./semaphore.js";
 import { describeQueueSettings, resolveMaxConcurrent, resolveQueueSettings } from "./settings.js";
@@ -191,7 +203,8 @@ export class MessageQueue {
 
   private async interrupt(lane: Lane, message: QueueMessage): Promise<SubmitOutcome> {
     const active = lane.active;
-    const interrupted = active && !active.abortReason ? { turnId: active.turnId, ...(active.runId ? { runId: active.runId } : {}) } : undefined;
+    const interrupted =
+      active && !active.abortReason ? { turnId: active.turnId, ...(active.runId ? { runId: active.runId } : {}) } : undefined;
     let dropped = this.cancelQueued(lane, "interrupt");
     if (active && !active.abortReason) dropped += this.abortRun(active, "interrupt");
     const { entry, wait } = this.newEntry(message, "turn", true);
@@ -313,7 +326,9 @@ export class MessageQueue {
       active.startedAt = this.now();
       const waited = active.startedAt - queuedAt;
       if (waited > this.waitNoticeMs) {
-        this.logger.warn(`session ${lane.key} waited ${(waited / 1000).toFixed(1)} s for a free run slot (agents.defaults.maxConcurrent = ${this.maxConcurrent}).`);
+        this.logger.warn(
+          `session ${lane.key} waited ${(waited / 1000).toFixed(1)} s for a free run slot (agents.defaults.maxConcurrent = ${this.maxConcurrent}).`,
+        );
       }
       // Steering that arrived before the model saw anything joins the opening message.
       const early = active.steering.splice(0);

@@ -7,7 +7,10 @@ describe("Semaphore", () => {
     const order: string[] = [];
     const first = await sem.acquire();
     const controller = new AbortController();
-    const gaveUp = sem.acquire(controller.signal).then(() => order.push("gave-up"), () => order.push("aborted"));
+    const gaveUp = sem.acquire(controller.signal).then(
+      () => order.push("gave-up"),
+      () => order.push("aborted"),
+    );
     const second = sem.acquire().then((release) => (order.push("second"), release));
     controller.abort(new Error("stop"));
     await gaveUp;

@@ -3,12 +3,36 @@ import { describeQueueSettings, normalizeQueueMode, resolveQueueSettings } from 
 
 describe("resolveQueueSettings", () => {
   it("applies the documented defaults", () => {
-    expect(resolveQueueSettings(undefined)).toEqual({ mode: "steer", backlog: false, modeSource: "default", debounceMs: 500, cap: 20, drop: "summarize" });
+    expect(resolveQueueSettings(undefined)).toEqual({
+      mode: "steer",
+      backlog: false,
+      modeSource: "default",
+      debounceMs: 500,
+      cap: 20,
+      drop: "summarize",
+    });
   });
 
   it("session override > byChannel > mode > steer, per field", () => {
-    const config = { messages: { queue: { mode: "followup", byChannel: { Telegram: "collect" }, debounceMs: 300, debounceMsByChannel: { telegram: 900 }, cap: 5, drop: "new" } } };
-    expect(resolveQueueSettings(config, { channel: "telegram" })).toMatchObject({ mode: "collect", modeSource: "channel", debounceMs: 900, cap: 5, drop: "new" });
+    const config = {
+      messages: {
+        queue: {
+          mode: "followup",
+          byChannel: { Telegram: "collect" },
+          debounceMs: 300,
+          debounceMsByChannel: { telegram: 900 },
+          cap: 5,
+          drop: "new",
+        },
+      },
+    };
+    expect(resolveQueueSettings(config, { channel: "telegram" })).toMatchObject({
+      mode: "collect",
+      modeSource: "channel",
+      debounceMs: 900,
+      cap: 5,
+      drop: "new",
+    });
     expect(resolveQueueSettings(config, { channel: "matrix" })).toMatchObject({ mode: "followup", modeSource: "config", debounceMs: 300 });
     expect(resolveQueueSettings(config, { channel: "telegram", override: { mode: "interrupt", cap: 9 } })).toMatchObject({
       mode: "interrupt",
@@ -21,7 +45,11 @@ describe("resolveQueueSettings", () => {
   });
 
   it("ignores unknown modes and caps below 1, and maps legacy modes", () => {
-    expect(resolveQueueSettings({ messages: { queue: { mode: "sideways", cap: 0 } } })).toMatchObject({ mode: "steer", modeSource: "default", cap: 20 });
+    expect(resolveQueueSettings({ messages: { queue: { mode: "sideways", cap: 0 } } })).toMatchObject({
+      mode: "steer",
+      modeSource: "default",
+      cap: 20,
+    });
     expect(resolveQueueSettings({ messages: { queue: { mode: "queue" } } })).toMatchObject({ mode: "steer", backlog: false });
     expect(resolveQueueSettings({ messages: { queue: { mode: "steer-backlog" } } })).toMatchObject({ mode: "steer", backlog: true });
     expect(normalizeQueueMode("STEER+BACKLOG")).toEqual({ mode: "steer", backlog: true });

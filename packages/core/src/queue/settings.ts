@@ -60,7 +60,10 @@ const validCap = (value: unknown): number | undefined =>
  * `debounceMsByChannel[channel]` > `debounceMs` > 500. Cap: override > `cap` > 20 (values
  * below 1 are ignored). Drop: override > `drop` > summarize. Unknown spellings fall through.
  */
-export function resolveQueueSettings(config: QueueConfigSource | undefined, context: { channel?: string; override?: QueueOverride } = {}): QueueSettings {
+export function resolveQueueSettings(
+  config: QueueConfigSource | undefined,
+  context: { channel?: string; override?: QueueOverride } = {},
+): QueueSettings {
   const queue = config?.messages?.queue;
   const channel = context.channel?.toLowerCase();
   const override = context.override;
@@ -116,7 +119,9 @@ export function resolveMaxConcurrent(config: QueueConfigSource | undefined, expl
 /** One line describing settings, as `/queue` shows them. */
 export function describeQueueSettings(settings: QueueSettings): string {
   const mode = settings.mode === "steer" && settings.backlog ? "steer-backlog" : settings.mode;
-  const from = { session: "set for this chat", channel: "channel default", config: "config default", default: "built-in default" }[settings.modeSource];
+  const from = { session: "set for this chat", channel: "channel default", config: "config default", default: "built-in default" }[
+    settings.modeSource
+  ];
   return `Queue mode: ${mode} (${from}); debounce ${formatMs(settings.debounceMs)}, cap ${settings.cap}, drop ${settings.drop}.`;
 }
 

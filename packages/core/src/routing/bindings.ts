@@ -85,7 +85,10 @@ export function readBindings(config: unknown): RouteBinding[] {
  * `accountId`, no peer), channel (`accountId` `"*"` or absent, no peer). Within a tier the first
  * entry wins. Every field a binding sets must match; the peer kind must equal the chat's kind.
  */
-export function matchBinding(bindings: readonly RouteBinding[], peers: MessagePeers): { binding: RouteBinding; matchedBy: RouteMatch } | undefined {
+export function matchBinding(
+  bindings: readonly RouteBinding[],
+  peers: MessagePeers,
+): { binding: RouteBinding; matchedBy: RouteMatch } | undefined {
   const channel = peers.channel.toLowerCase();
   const account = peers.accountId.toLowerCase();
   const candidates = bindings.filter((b) => b.channel === channel && (b.accountId === undefined || b.accountId === account));

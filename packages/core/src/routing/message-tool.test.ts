@@ -15,7 +15,9 @@ const config = {
 };
 
 const approved = new Set(["telegram/default/333"]);
-const pairing = { isApproved: (channel: string, accountId: string, senderId: string) => approved.has(`${channel}/${accountId}/${senderId}`) };
+const pairing = {
+  isApproved: (channel: string, accountId: string, senderId: string) => approved.has(`${channel}/${accountId}/${senderId}`),
+};
 
 function setup(overrides: { config?: unknown } = {}) {
   const sent: { target: MessageSendTarget; text: string }[] = [];
@@ -108,18 +110,27 @@ describe("parseMessageTarget", () => {
       ok: true,
       target: { channel: "matrix", accountId: "default", chat: { kind: "direct", id: "@alice:hs" } },
     });
-    expect(parseMessageTarget("Telegram:WORK:-100", config)).toMatchObject({ ok: true, target: { channel: "telegram", accountId: "work", chat: { kind: "group", id: "-100" } } });
+    expect(parseMessageTarget("Telegram:WORK:-100", config)).toMatchObject({
+      ok: true,
+      target: { channel: "telegram", accountId: "work", chat: { kind: "group", id: "-100" } },
+    });
     expect(parseMessageTarget("telegram:111", config, { kind: "group" })).toMatchObject({ target: { chat: { kind: "group" } } });
   });
 
   it("uses defaultAccount, else default, else the only account; asks for one when ambiguous", () => {
     const two = { channels: { telegram: { accounts: { a: {}, b: {} } } } };
     expect(parseMessageTarget("telegram:1", two)).toMatchObject({ ok: false, error: expect.stringContaining("several accounts") });
-    expect(parseMessageTarget("telegram:1", { channels: { telegram: { defaultAccount: "b", accounts: { a: {}, b: {} } } } })).toMatchObject({
-      target: { accountId: "b" },
+    expect(parseMessageTarget("telegram:1", { channels: { telegram: { defaultAccount: "b", accounts: { a: {}, b: {} } } } })).toMatchObject(
+      {
+        target: { accountId: "b" },
+      },
+    );
+    expect(parseMessageTarget("telegram:1", { channels: { telegram: { accounts: { solo: {} } } } })).toMatchObject({
+      target: { accountId: "solo" },
     });
-    expect(parseMessageTarget("telegram:1", { channels: { telegram: { accounts: { solo: {} } } } })).toMatchObject({ target: { accountId: "solo" } });
-    expect(parseMessageTarget("telegram:1", two, { listAccounts: () => ["default", "a", "b"] })).toMatchObject({ target: { accountId: "default" } });
+    expect(parseMessageTarget("telegram:1", two, { listAccounts: () => ["default", "a", "b"] })).toMatchObject({
+      target: { accountId: "default" },
+    });
   });
 
   it("infers a group from the configured groups when the id does not tell", () => {

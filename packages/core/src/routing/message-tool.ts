@@ -28,7 +28,9 @@ const messageArgs = z.object({
   target: z
     .string()
     .min(1)
-    .describe('Where to send: "<channel>:<chat>" (the channel\'s default account) or "<channel>:<account>:<chat>", e.g. "telegram:123456789", "matrix:!room:example.org".'),
+    .describe(
+      'Where to send: "<channel>:<chat>" (the channel\'s default account) or "<channel>:<account>:<chat>", e.g. "telegram:123456789", "matrix:!room:example.org".',
+    ),
   text: z.string().describe("The message text (Markdown); long texts are split by the channel."),
   kind: z
     .enum(["direct", "group", "channel"])

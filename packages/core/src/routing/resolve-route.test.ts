@@ -2,7 +2,16 @@ import type { InboundMessage } from "@openclaw/plugin-sdk";
 import { describe, expect, it } from "vitest";
 import { resolveRoute } from "./index.js";
 
-function message(over: { channel?: string; accountId?: string; kind?: "direct" | "group" | "channel"; chatId?: string; threadId?: string; senderId?: string } = {}): InboundMessage {
+function message(
+  over: {
+    channel?: string;
+    accountId?: string;
+    kind?: "direct" | "group" | "channel";
+    chatId?: string;
+    threadId?: string;
+    senderId?: string;
+  } = {},
+): InboundMessage {
   const kind = over.kind ?? "direct";
   const senderId = over.senderId ?? "111";
   return {
@@ -33,32 +42,56 @@ describe("resolveRoute: binding tiers", () => {
   };
 
   it("exact peer beats every other tier, whatever the order in bindings[]", () => {
-    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), config)).toMatchObject({ agentId: "ops", binding: 4, matchedBy: "peer" });
+    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), config)).toMatchObject({
+      agentId: "ops",
+      binding: 4,
+      matchedBy: "peer",
+    });
     expect(resolveRoute(message({ senderId: "111" }), config)).toMatchObject({ agentId: "main", binding: 5, matchedBy: "peer" });
   });
 
   it("a thread inherits its parent chat's binding (parent-peer), and an exact thread binding beats it", () => {
-    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "9" }), config)).toMatchObject({ agentId: "ops", matchedBy: "parent-peer" });
+    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "9" }), config)).toMatchObject({
+      agentId: "ops",
+      matchedBy: "parent-peer",
+    });
     const withTopic = {
       agents,
       bindings: [...config.bindings, { agentId: "work", match: { channel: "telegram", peer: { kind: "group", id: "-100:topic:9" } } }],
     };
-    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "9" }), withTopic)).toMatchObject({ agentId: "work", matchedBy: "peer", peerId: "-100:topic:9" });
-    const matrix = { agents, bindings: [{ agentId: "ops", match: { channel: "matrix", peer: { kind: "group", id: "!room:hs:thread:$ev" } } }] };
-    expect(resolveRoute(message({ channel: "matrix", kind: "group", chatId: "!Room:hs", threadId: "$EV", senderId: "@a:hs" }), matrix)).toMatchObject({
+    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "9" }), withTopic)).toMatchObject({
+      agentId: "work",
+      matchedBy: "peer",
+      peerId: "-100:topic:9",
+    });
+    const matrix = {
+      agents,
+      bindings: [{ agentId: "ops", match: { channel: "matrix", peer: { kind: "group", id: "!room:hs:thread:$ev" } } }],
+    };
+    expect(
+      resolveRoute(message({ channel: "matrix", kind: "group", chatId: "!Room:hs", threadId: "$EV", senderId: "@a:hs" }), matrix),
+    ).toMatchObject({
       agentId: "ops",
       matchedBy: "peer",
     });
   });
 
   it("peer wildcard matches any chat of its kind only", () => {
-    expect(resolveRoute(message({ kind: "group", chatId: "-200" }), config)).toMatchObject({ agentId: "fam", matchedBy: "peer-wildcard", binding: 3 });
+    expect(resolveRoute(message({ kind: "group", chatId: "-200" }), config)).toMatchObject({
+      agentId: "fam",
+      matchedBy: "peer-wildcard",
+      binding: 3,
+    });
     expect(resolveRoute(message({ senderId: "222" }), config).matchedBy).not.toBe("peer-wildcard");
     expect(resolveRoute(message({ kind: "channel", chatId: "-300" }), config).matchedBy).not.toBe("peer-wildcard");
   });
 
   it("account beats channel; channel accepts accountId '*' or absent, first entry wins", () => {
-    expect(resolveRoute(message({ senderId: "222", accountId: "work" }), config)).toMatchObject({ agentId: "work", matchedBy: "account", binding: 2 });
+    expect(resolveRoute(message({ senderId: "222", accountId: "work" }), config)).toMatchObject({
+      agentId: "work",
+      matchedBy: "account",
+      binding: 2,
+    });
     expect(resolveRoute(message({ senderId: "222" }), config)).toMatchObject({ agentId: "chan", matchedBy: "channel", binding: 0 });
     const starFirst = { agents, bindings: [config.bindings[1], config.bindings[0]] };
     expect(resolveRoute(message({ senderId: "222" }), starFirst)).toMatchObject({ agentId: "any", binding: 0 });
@@ -77,7 +110,9 @@ describe("resolveRoute: binding tiers", () => {
   });
 
   it("falls back to the default agent: default:true, else the first entry, else main", () => {
-    expect(resolveRoute(message({ channel: "matrix", senderId: "@a:hs" }), { agents: { entries: { a: {}, b: { default: true } } } })).toEqual({
+    expect(
+      resolveRoute(message({ channel: "matrix", senderId: "@a:hs" }), { agents: { entries: { a: {}, b: { default: true } } } }),
+    ).toEqual({
       agentId: "b",
       sessionKey: "agent:b:main",
       matchedBy: "default",
@@ -121,14 +156,18 @@ describe("resolveRoute: session keys", () => {
   it("groups follow session.groupScope (default per-group); channels keep their kind", () => {
     expect(resolveRoute(message({ kind: "group", chatId: "-100" }), {}).sessionKey).toBe("agent:main:telegram:group:-100");
     expect(resolveRoute(message({ kind: "channel", chatId: "-300" }), {}).sessionKey).toBe("agent:main:telegram:channel:-300");
-    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), { session: { groupScope: "main" } }).sessionKey).toBe("agent:main:main");
+    expect(resolveRoute(message({ kind: "group", chatId: "-100" }), { session: { groupScope: "main" } }).sessionKey).toBe(
+      "agent:main:main",
+    );
   });
 
   it("Telegram forum topics add :topic:<n>; threads elsewhere add :thread:<id>, DMs too", () => {
-    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "7" }), {}).sessionKey).toBe("agent:main:telegram:group:-100:topic:7");
-    expect(resolveRoute(message({ channel: "matrix", kind: "group", chatId: "!R:hs", threadId: "$Ev", senderId: "@a:hs" }), {}).sessionKey).toBe(
-      "agent:main:matrix:group:!r:hs:thread:$ev",
+    expect(resolveRoute(message({ kind: "group", chatId: "-100", threadId: "7" }), {}).sessionKey).toBe(
+      "agent:main:telegram:group:-100:topic:7",
     );
+    expect(
+      resolveRoute(message({ channel: "matrix", kind: "group", chatId: "!R:hs", threadId: "$Ev", senderId: "@a:hs" }), {}).sessionKey,
+    ).toBe("agent:main:matrix:group:!r:hs:thread:$ev");
     expect(resolveRoute(message({ senderId: "5", threadId: "3" }), { session: { dmScope: "per-peer" } }).sessionKey).toBe(
       "agent:main:direct:5:thread:3",
     );
@@ -151,7 +190,12 @@ describe("forum topic agents", () => {
       agents: { entries: { main: { default: true }, research: {} } },
       channels: { telegram: { groups: { "-100": { topics: { "7": { agentId: "research" } } } } } },
     };
-    expect(resolveRoute(message({ channel: "telegram", kind: "group", chatId: "-100", threadId: "7" }), config)).toMatchObject({ agentId: "research", matchedBy: "topic" });
-    expect(resolveRoute(message({ channel: "telegram", kind: "group", chatId: "-100", threadId: "8" }), config)).toMatchObject({ agentId: "main" });
+    expect(resolveRoute(message({ channel: "telegram", kind: "group", chatId: "-100", threadId: "7" }), config)).toMatchObject({
+      agentId: "research",
+      matchedBy: "topic",
+    });
+    expect(resolveRoute(message({ channel: "telegram", kind: "group", chatId: "-100", threadId: "8" }), config)).toMatchObject({
+      agentId: "main",
+    });
   });
 });

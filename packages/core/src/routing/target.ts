@@ -41,7 +41,14 @@ const ACCOUNT_LIKE = /^[a-z][a-z0-9_-]{0,63}$/;
 /** Chat ids whose spelling tells the chat kind, per channel; `undefined` when it does not. */
 const CHAT_KIND_HINTS: Readonly<Record<string, (id: string) => ChatKind | undefined>> = {
   telegram: (id) => (id.startsWith("-") ? "group" : /^\d+$/.test(id) ? "direct" : undefined),
-  whatsapp: (id) => (id.endsWith("@g.us") ? "group" : id.endsWith("@newsletter") ? "channel" : /^\+?[\d\s()-]+$/.test(id) || id.endsWith("@s.whatsapp.net") ? "direct" : undefined),
+  whatsapp: (id) =>
+    id.endsWith("@g.us")
+      ? "group"
+      : id.endsWith("@newsletter")
+        ? "channel"
+        : /^\+?[\d\s()-]+$/.test(id) || id.endsWith("@s.whatsapp.net")
+          ? "direct"
+          : undefined,
   matrix: (id) => (id.startsWith("@") ? "direct" : id.startsWith("!") || id.startsWith("#") ? "group" : undefined),
   feishu: (id) => (id.startsWith("oc_") ? "group" : id.startsWith("ou_") || id.startsWith("on_") ? "direct" : undefined),
 };
@@ -84,7 +91,10 @@ export function parseMessageTarget(text: string, config: unknown, options: Parse
   const trimmed = text.trim();
   const colon = trimmed.indexOf(":");
   if (colon <= 0 || colon === trimmed.length - 1) {
-    return { ok: false, error: `target "${text}" must look like "<channel>:<chat>" or "<channel>:<account>:<chat>", e.g. "telegram:123456".` };
+    return {
+      ok: false,
+      error: `target "${text}" must look like "<channel>:<chat>" or "<channel>:<account>:<chat>", e.g. "telegram:123456".`,
+    };
   }
   const channel = trimmed.slice(0, colon).toLowerCase();
   const rest = trimmed.slice(colon + 1).trim();
@@ -97,7 +107,8 @@ export function parseMessageTarget(text: string, config: unknown, options: Parse
       error: `channel "${channel}" is not configured${known.length > 0 ? `; configured channels: ${known.join(", ")}` : ""}. Add it under channels.${channel}.`,
     };
   }
-  if (channelConfig.enabled === false) return { ok: false, error: `channel "${channel}" is disabled (channels.${channel}.enabled is false).` };
+  if (channelConfig.enabled === false)
+    return { ok: false, error: `channel "${channel}" is disabled (channels.${channel}.enabled is false).` };
   const accounts = options.listAccounts?.(channel, channelConfig) ?? listAccountIds(channelConfig, false);
   let accountId: string | undefined;
   let chatId = rest;
@@ -122,7 +133,10 @@ export function parseMessageTarget(text: string, config: unknown, options: Parse
   }
   const accountConfig = asObject(asObject(channelConfig.accounts)?.[accountId]);
   if (accountConfig?.enabled === false) {
-    return { ok: false, error: `account "${accountId}" of channel "${channel}" is disabled (channels.${channel}.accounts.${accountId}.enabled is false).` };
+    return {
+      ok: false,
+      error: `account "${accountId}" of channel "${channel}" is disabled (channels.${channel}.accounts.${accountId}.enabled is false).`,
+    };
   }
   const merged = { ...channelConfig, ...(accountConfig ?? {}) };
   const kind = options.kind ?? inferChatKind(channel, chatId, merged);

@@ -56,13 +56,9 @@ function asPolicy(v: unknown): ResetPolicyConfig | undefined {
 export function resolveSessionConfig(config: unknown): SessionConfig {
   const session = asObject(asObject(config)?.session) ?? {};
   const dmScope = DM_SCOPES.includes(session.dmScope as DmScope) ? (session.dmScope as DmScope) : "main";
-  const groupScope = GROUP_SCOPES.includes(session.groupScope as GroupScope)
-    ? (session.groupScope as GroupScope)
-    : "per-group";
+  const groupScope = GROUP_SCOPES.includes(session.groupScope as GroupScope) ? (session.groupScope as GroupScope) : "per-group";
   const mainKey =
-    typeof session.mainKey === "string" && session.mainKey.trim() !== ""
-      ? session.mainKey.trim().toLowerCase()
-      : DEFAULT_MAIN_KEY;
+    typeof session.mainKey === "string" && session.mainKey.trim() !== "" ? session.mainKey.trim().toLowerCase() : DEFAULT_MAIN_KEY;
   const identityLinks: IdentityLinks = {};
   for (const [name, ids] of Object.entries(asObject(session.identityLinks) ?? {})) {
     if (Array.isArray(ids)) identityLinks[name] = ids.filter((x): x is string => typeof x === "string");

@@ -9,11 +9,7 @@ export type IdentityLinks = Record<string, readonly string[]>;
  * against both the raw peer id and `<channel>:<peer>`. Returns the peer unchanged when no link
  * matches, when the peer is empty, or when the canonical name is blank.
  */
-export function resolveLinkedPeerId(
-  links: IdentityLinks | undefined,
-  channel: string | undefined,
-  peerId: string,
-): string {
+export function resolveLinkedPeerId(links: IdentityLinks | undefined, channel: string | undefined, peerId: string): string {
   if (!links || peerId === "") return peerId;
   const raw = peerId.trim().toLowerCase();
   const scoped = channel ? `${channel.trim().toLowerCase()}:${raw}` : undefined;

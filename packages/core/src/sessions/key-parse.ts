@@ -1,16 +1,5 @@
 /** What kind of conversation a session key belongs to. */
-export type SessionKind =
-  | "main"
-  | "direct"
-  | "group"
-  | "channel"
-  | "thread"
-  | "topic"
-  | "subagent"
-  | "acp"
-  | "cron"
-  | "hook"
-  | "unknown";
+export type SessionKind = "main" | "direct" | "group" | "channel" | "thread" | "topic" | "subagent" | "acp" | "cron" | "hook" | "unknown";
 
 /** The parts of a session key; fields that do not apply to the kind are absent. */
 export interface ParsedSessionKey {

@@ -30,7 +30,11 @@ describe("buildSessionKey", () => {
     ["channel", { kind: "channel", channel: "Feishu", id: "OC_abc" }, "agent:main:feishu:channel:oc_abc"],
     ["group, groupScope main", { kind: "group", channel: "telegram", id: 5, groupScope: "main" }, "agent:main:main"],
     ["Telegram topic", { kind: "group", channel: "telegram", id: -100123, topicId: 42 }, "agent:main:telegram:group:-100123:topic:42"],
-    ["thread in a channel", { kind: "channel", channel: "matrix", id: "!room:hs", threadId: "$Ev" }, "agent:main:matrix:channel:!room:hs:thread:$ev"],
+    [
+      "thread in a channel",
+      { kind: "channel", channel: "matrix", id: "!room:hs", threadId: "$Ev" },
+      "agent:main:matrix:channel:!room:hs:thread:$ev",
+    ],
     [
       "thread on a per-peer DM",
       { kind: "direct", channel: "qqbot", peerId: "u1", dmScope: "per-peer", threadId: "T9" },
@@ -54,9 +58,9 @@ describe("buildSessionKey", () => {
   it("turns missing or blank ids into unknown", () => {
     expect(buildSessionKey({ kind: "direct", dmScope: "per-channel-peer" })).toBe("agent:main:unknown:direct:unknown");
     expect(buildSessionKey({ kind: "group", channel: " ", id: "" })).toBe("agent:main:unknown:group:unknown");
-    expect(
-      buildSessionKey({ kind: "direct", channel: "wa", peerId: "1", dmScope: "per-account-channel-peer" }),
-    ).toBe("agent:main:wa:unknown:direct:1");
+    expect(buildSessionKey({ kind: "direct", channel: "wa", peerId: "1", dmScope: "per-account-channel-peer" })).toBe(
+      "agent:main:wa:unknown:direct:1",
+    );
   });
 
   it("maps linked identities to the canonical name for non-main DM scopes", () => {
@@ -130,7 +134,14 @@ describe("parseSessionKey", () => {
         const key = buildSessionKey({ kind, agentId, channel, id: chat, threadId: thread });
         const parsed = parseSessionKey(key);
         expect(parsed).toMatchObject({ kind: "thread", baseKind: kind, agentId, channel, chatId: chat, threadId: thread });
-        const dmKey = buildSessionKey({ kind: "direct", agentId, channel, peerId: chat, accountId: thread, dmScope: "per-account-channel-peer" });
+        const dmKey = buildSessionKey({
+          kind: "direct",
+          agentId,
+          channel,
+          peerId: chat,
+          accountId: thread,
+          dmScope: "per-account-channel-peer",
+        });
         expect(parseSessionKey(dmKey)).toMatchObject({ kind: "direct", agentId, channel, accountId: thread, peerId: chat });
       }),
     );

@@ -6,12 +6,7 @@ export type DmScope = "main" | "per-peer" | "per-channel-peer" | "per-account-ch
 /** How groups map to sessions (`session.groupScope`, default `per-group`). */
 export type GroupScope = "per-group" | "main";
 
-export const DM_SCOPES: readonly DmScope[] = [
-  "main",
-  "per-peer",
-  "per-channel-peer",
-  "per-account-channel-peer",
-];
+export const DM_SCOPES: readonly DmScope[] = ["main", "per-peer", "per-channel-peer", "per-account-channel-peer"];
 export const GROUP_SCOPES: readonly GroupScope[] = ["per-group", "main"];
 /** The default `session.mainKey`. */
 export const DEFAULT_MAIN_KEY = "main";
@@ -84,9 +79,7 @@ function directKey(input: Extract<SessionKeyInput, { kind: "direct" }>): string 
   if (scope === "main") return withThread(mainSessionKey(agent, input.mainKey), input.threadId);
   const channel = normalizeKeyPart(input.channel);
   const rawPeer = normalizeKeyPart(input.peerId);
-  const peer = rawPeer === "unknown" ? rawPeer : normalizeKeyPart(
-    resolveLinkedPeerId(input.identityLinks, input.channel, rawPeer),
-  );
+  const peer = rawPeer === "unknown" ? rawPeer : normalizeKeyPart(resolveLinkedPeerId(input.identityLinks, input.channel, rawPeer));
   let base: string;
   if (scope === "per-peer") base = `agent:${agent}:direct:${peer}`;
   else if (scope === "per-channel-peer") base = `agent:${agent}:${channel}:direct:${peer}`;

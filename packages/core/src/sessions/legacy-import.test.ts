@@ -38,7 +38,13 @@ beforeEach(() => {
       { type: "session", version: 3, id: S1, timestamp: "2025-10-09T08:00:00.000Z", cwd: "/w" },
       { type: "message", id: "a1", parentId: null, timestamp: "2025-10-09T08:00:01.000Z", message: { role: "user", content: "hi" } },
       "{not json",
-      { type: "message", id: "a2", parentId: "a1", timestamp: "2025-10-09T08:00:02.000Z", message: { role: "assistant", content: "hello" } },
+      {
+        type: "message",
+        id: "a2",
+        parentId: "a1",
+        timestamp: "2025-10-09T08:00:02.000Z",
+        message: { role: "assistant", content: "hello" },
+      },
       { type: "label", id: "a3", parentId: "zz", timestamp: "2025-10-09T08:00:03.000Z" },
       { id: "no-type" },
     ),
@@ -57,7 +63,12 @@ afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
 function snapshot(): Record<string, string> {
   return Object.fromEntries(
-    readdirSync(dir).map((f) => [f, createHash("sha256").update(readFileSync(path.join(dir, f))).digest("hex")]),
+    readdirSync(dir).map((f) => [
+      f,
+      createHash("sha256")
+        .update(readFileSync(path.join(dir, f)))
+        .digest("hex"),
+    ]),
   );
 }
 

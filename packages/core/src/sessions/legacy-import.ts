@@ -220,7 +220,9 @@ export function listAgentIdsWithLegacySessions(stateDir: string): string[] {
   const agentsDir = path.join(stateDir, "agents");
   let names: string[];
   try {
-    names = readdirSync(agentsDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    names = readdirSync(agentsDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return [];
   }

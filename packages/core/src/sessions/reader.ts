@@ -44,27 +44,21 @@ export class SqliteSessionReader implements SessionReader {
     this.agentId = agentId;
     this.path = path;
     this.q = {
-      entry: db.prepare<[string], { entry_json: string }>(
-        "SELECT entry_json FROM session_entries WHERE session_key = ?",
-      ),
+      entry: db.prepare<[string], { entry_json: string }>("SELECT entry_json FROM session_entries WHERE session_key = ?"),
       list: db.prepare<[], { session_key: string; session_id: string; entry_json: string; updated_at: number; events: number | null }>(
         `SELECT e.session_key, e.session_id, e.entry_json, e.updated_at,
                 (SELECT MAX(t.seq) FROM transcript_events t WHERE t.session_id = e.session_id) AS events
            FROM session_entries e ORDER BY e.updated_at DESC, e.session_key`,
       ),
       session: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE session_id = ?"),
-      history: db.prepare<[string], SessionRow>(
-        "SELECT * FROM sessions WHERE session_key = ? ORDER BY created_at, rowid",
-      ),
+      history: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE session_key = ? ORDER BY created_at, rowid"),
       tail: db.prepare<[string, number], { seq: number; event_json: string }>(
         "SELECT seq, event_json FROM transcript_events WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
       ),
       range: db.prepare<[string, number, number], { seq: number; event_json: string }>(
         "SELECT seq, event_json FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
       ),
-      count: db.prepare<[string], { n: number | null }>(
-        "SELECT MAX(seq) AS n FROM transcript_events WHERE session_id = ?",
-      ),
+      count: db.prepare<[string], { n: number | null }>("SELECT MAX(seq) AS n FROM transcript_events WHERE session_id = ?"),
     };
   }
 
@@ -110,9 +104,7 @@ export class SqliteSessionReader implements SessionReader {
 
   readEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): StoredEvent[] {
     const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
-    return this.q.range
-      .all(sessionId, options.afterSeq ?? 0, limit)
-      .map((r) => ({ seq: r.seq, event: parseEvent(r.event_json) }));
+    return this.q.range.all(sessionId, options.afterSeq ?? 0, limit).map((r) => ({ seq: r.seq, event: parseEvent(r.event_json) }));
   }
 
   countEvents(sessionId: string): number {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  evaluateFreshness,
-  matchResetTrigger,
-  mostRecentDailyBoundary,
-  resolveResetPolicy,
-  resolveSessionConfig,
-} from "./index.js";
+import { evaluateFreshness, matchResetTrigger, mostRecentDailyBoundary, resolveResetPolicy, resolveSessionConfig } from "./index.js";
 
 // Local-time instants, so the tests hold in any TZ.
 const at = (d: number, h: number, m = 0) => new Date(2026, 2, d, h, m).getTime();
@@ -51,7 +45,11 @@ describe("resolveResetPolicy", () => {
 
   it("uses the channel entry outright, then the type entry, then session.reset", () => {
     expect(resolveResetPolicy(config, { key: "agent:main:telegram:group:1" })).toMatchObject({ mode: "none", source: "channel" });
-    expect(resolveResetPolicy(config, { key: "agent:main:matrix:group:1" })).toMatchObject({ mode: "idle", idleMinutes: 30, source: "type" });
+    expect(resolveResetPolicy(config, { key: "agent:main:matrix:group:1" })).toMatchObject({
+      mode: "idle",
+      idleMinutes: 30,
+      source: "type",
+    });
     expect(resolveResetPolicy(config, { key: "agent:main:matrix:group:1:thread:2" })).toMatchObject({
       mode: "idle",
       idleMinutes: 10,

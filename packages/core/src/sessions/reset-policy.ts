@@ -22,10 +22,8 @@ function fill(entry: ResetPolicyConfig, source: ResetPolicy["source"]): ResetPol
     typeof entry.atHour === "number" && Number.isInteger(entry.atHour) && entry.atHour >= 0 && entry.atHour <= 23
       ? entry.atHour
       : DEFAULT_RESET_AT_HOUR;
-  const idle =
-    typeof entry.idleMinutes === "number" && entry.idleMinutes > 0 ? entry.idleMinutes : undefined;
-  const mode =
-    entry.mode ?? (entry.atHour !== undefined ? "daily" : idle !== undefined ? "idle" : "none");
+  const idle = typeof entry.idleMinutes === "number" && entry.idleMinutes > 0 ? entry.idleMinutes : undefined;
+  const mode = entry.mode ?? (entry.atHour !== undefined ? "daily" : idle !== undefined ? "idle" : "none");
   if (mode === "none") return { mode, atHour, source };
   if (mode === "idle") return { mode, atHour, idleMinutes: idle ?? DEFAULT_IDLE_MINUTES, source };
   return idle === undefined ? { mode, atHour, source } : { mode, atHour, idleMinutes: idle, source };
@@ -39,10 +37,7 @@ function fill(entry: ResetPolicyConfig, source: ResetPolicy["source"]): ResetPol
  * groups and channels `group`, everything else `direct`) unless given; the channel comes from
  * `target.channel` or the key.
  */
-export function resolveResetPolicy(
-  config: SessionConfig,
-  target: { key?: string; type?: ResetType; channel?: string },
-): ResetPolicy {
+export function resolveResetPolicy(config: SessionConfig, target: { key?: string; type?: ResetType; channel?: string }): ResetPolicy {
   const channel = (target.channel ?? (target.key ? parseSessionKey(target.key).channel : undefined))?.toLowerCase();
   const byChannel = channel !== undefined ? config.resetByChannel[channel] : undefined;
   if (byChannel) return fill(byChannel, "channel");
@@ -81,9 +76,7 @@ export interface FreshnessInput {
   lastInteractionAt?: number;
 }
 
-export type Freshness =
-  | { fresh: true }
-  | { fresh: false; reason: "daily" | "idle"; expiredAt: number };
+export type Freshness = { fresh: true } | { fresh: false; reason: "daily" | "idle"; expiredAt: number };
 
 /**
  * Decides whether a session is still fresh at `now`. Daily: stale once a local `atHour`

@@ -155,7 +155,12 @@ describe("transcript events", () => {
     const s = open();
     const { sessionId } = s.getOrCreateSession(KEY, { now: t0 });
     expect(() => s.appendEvents(sessionId, [msg("ok"), { ...msg("bad"), parentId: "missing" }])).toThrow(/parentId "missing"/);
-    expect(() => s.appendEvents(sessionId, [{ ...msg("x"), id: "dup" }, { ...msg("y"), id: "dup" }])).toThrow(/already exists/);
+    expect(() =>
+      s.appendEvents(sessionId, [
+        { ...msg("x"), id: "dup" },
+        { ...msg("y"), id: "dup" },
+      ]),
+    ).toThrow(/already exists/);
     expect(() => s.appendEvents(sessionId, [{ type: "session", id: "h2" }])).toThrow(/header/);
     expect(() => s.appendEvents("no-such-session", [msg("x")])).toThrow(/unknown session/);
     expect(s.countEvents(sessionId)).toBe(1);

@@ -21,7 +21,7 @@ import { resolveSessionConfig, type SessionConfig } from "./config.js";
 import { agentStorePath } from "./paths.js";
 import { SqliteSessionReader, type SessionReader } from "./reader.js";
 import { evaluateFreshness, resolveResetPolicy, type ResetPolicy } from "./reset-policy.js";
-import { normalizeStoreKey, parseEntry } from "./rows.js";
+import { normalizeStoreKey } from "./rows.js";
 import { assertSchemaNotNewer, migrate } from "./schema.js";
 import { TranscriptWriter } from "./transcript-writer.js";
 import type { AppendResult, SessionEntry, SessionOrigin, TranscriptEventInput } from "./types.js";
@@ -112,9 +112,21 @@ export interface OpenAgentStoreOptions {
 
 /** Entry fields that survive a reset; everything else starts fresh. */
 const CARRIED_FIELDS = [
-  "chatType", "channel", "provider", "displayName", "thinkingLevel", "verboseLevel",
-  "reasoningLevel", "elevatedLevel", "sendPolicy", "providerOverride", "modelOverride",
-  "authProfileOverride", "modelOverrideSource", "lastRoute", "pinnedAt",
+  "chatType",
+  "channel",
+  "provider",
+  "displayName",
+  "thinkingLevel",
+  "verboseLevel",
+  "reasoningLevel",
+  "elevatedLevel",
+  "sendPolicy",
+  "providerOverride",
+  "modelOverride",
+  "authProfileOverride",
+  "modelOverrideSource",
+  "lastRoute",
+  "pinnedAt",
 ] as const;
 
 class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
@@ -173,7 +185,13 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     this.w.upsertEntry.run(key, entry.sessionId, JSON.stringify(entry), entry.updatedAt);
   }
 
-  private mint(key: string, now: number, reason: string, origin: SessionOrigin | undefined, previous: SessionEntry | undefined): SessionEntry {
+  private mint(
+    key: string,
+    now: number,
+    reason: string,
+    origin: SessionOrigin | undefined,
+    previous: SessionEntry | undefined,
+  ): SessionEntry {
     const sessionId = newTimeOrderedId(now);
     const entry: SessionEntry = { sessionId, sessionStartedAt: now, updatedAt: now };
     if (previous) {
@@ -185,10 +203,18 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     if (origin?.channel !== undefined) entry.channel = origin.channel;
     if (origin?.displayName !== undefined) entry.displayName = origin.displayName;
     this.w.insertSession.run({
-      sessionId, key, now, startedAt: now, status: "active",
-      chatType: entry.chatType ?? null, channel: entry.channel ?? null, displayName: entry.displayName ?? null,
-      parentSessionKey: origin?.parentSessionKey ?? null, spawnedBy: origin?.spawnedBy ?? null,
-      previousSessionId: previous?.sessionId ?? null, reason,
+      sessionId,
+      key,
+      now,
+      startedAt: now,
+      status: "active",
+      chatType: entry.chatType ?? null,
+      channel: entry.channel ?? null,
+      displayName: entry.displayName ?? null,
+      parentSessionKey: origin?.parentSessionKey ?? null,
+      spawnedBy: origin?.spawnedBy ?? null,
+      previousSessionId: previous?.sessionId ?? null,
+      reason,
     });
     const header: TranscriptEventInput = { type: "session", version: 3, id: sessionId };
     if (origin?.cwd !== undefined) header.cwd = origin.cwd;
@@ -209,8 +235,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
         result.isNew = true;
       } else {
         const policy =
-          options.resetPolicy ??
-          resolveResetPolicy(this.sessionConfig, { key, channel: options.origin?.channel ?? current.channel });
+          options.resetPolicy ?? resolveResetPolicy(this.sessionConfig, { key, channel: options.origin?.channel ?? current.channel });
         const freshness = evaluateFreshness(current, policy, now);
         if (freshness.fresh) {
           entry = { ...current };
@@ -231,7 +256,13 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
         if (options.touch !== false) entry.lastInteractionAt = now;
         entry.updatedAt = Math.max(entry.updatedAt, now);
         this.writeEntry(key, entry);
-        this.w.touchSession.run(entry.updatedAt, origin?.chatType ?? null, origin?.channel ?? null, origin?.displayName ?? null, entry.sessionId);
+        this.w.touchSession.run(
+          entry.updatedAt,
+          origin?.chatType ?? null,
+          origin?.channel ?? null,
+          origin?.displayName ?? null,
+          entry.sessionId,
+        );
       }
       return { ...result, sessionId: entry.sessionId, entry };
     });
@@ -249,7 +280,11 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     });
   }
 
-  appendEvents(sessionId: string, events: readonly TranscriptEventInput[], options: { now?: number; durable?: boolean } = {}): AppendResult[] {
+  appendEvents(
+    sessionId: string,
+    events: readonly TranscriptEventInput[],
+    options: { now?: number; durable?: boolean } = {},
+  ): AppendResult[] {
     const now = options.now ?? this.clock();
     if (!options.durable) return this.tx(() => this.writer.insert(sessionId, events, now));
     this.db.pragma("synchronous = FULL");
@@ -291,11 +326,18 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
       };
       if (this.w.hasSession.get(entry.sessionId)) return { imported: false, entrySet: setEntry() };
       this.w.insertSession.run({
-        sessionId: entry.sessionId, key, now, startedAt: entry.sessionStartedAt, status: "active",
+        sessionId: entry.sessionId,
+        key,
+        now,
+        startedAt: entry.sessionStartedAt,
+        status: "active",
         chatType: typeof entry.chatType === "string" ? entry.chatType : null,
         channel: typeof entry.channel === "string" ? entry.channel : null,
         displayName: typeof entry.displayName === "string" ? entry.displayName : null,
-        parentSessionKey: null, spawnedBy: null, previousSessionId: null, reason: "import",
+        parentSessionKey: null,
+        spawnedBy: null,
+        previousSessionId: null,
+        reason: "import",
       });
       this.writer.insert(entry.sessionId, session.events, now);
       this.w.recordImport.run(session.sourcePath, entry.sessionId, key, session.events.length, session.problemCount ?? 0, now);

@@ -53,9 +53,7 @@ export class TranscriptWriter {
     if (st) return st;
     if (!this.q.exists.get(sessionId)) throw new Error(`unknown session id "${sessionId}"`);
     const last = this.q.last.get(sessionId);
-    st = last
-      ? { lastSeq: last.seq, lastEventId: (JSON.parse(last.event_json) as { id: string }).id }
-      : { lastSeq: 0, lastEventId: null };
+    st = last ? { lastSeq: last.seq, lastEventId: (JSON.parse(last.event_json) as { id: string }).id } : { lastSeq: 0, lastEventId: null };
     this.chains.set(sessionId, st);
     return st;
   }

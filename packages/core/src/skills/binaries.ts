@@ -19,9 +19,7 @@ export function createWhich(options: WhichOptions = {}): WhichFn {
   const delimiter = windows ? ";" : ":";
   const pathVar = env.PATH ?? env.Path ?? "";
   const dirs = pathVar.split(delimiter).filter((d) => d !== "");
-  const exts = windows
-    ? ["", ...(env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";").filter((e) => e !== "")]
-    : [""];
+  const exts = windows ? ["", ...(env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";").filter((e) => e !== "")] : [""];
   const cache = new Map<string, boolean>();
   const isExecutable = (file: string): boolean => {
     try {

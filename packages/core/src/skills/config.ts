@@ -99,10 +99,7 @@ export interface AgentSkillAllowlist {
  * means no skills; a non-empty one replaces the defaults), else `agents.defaults.skills`, else
  * unrestricted.
  */
-export function resolveAgentSkillAllowlist(
-  config: LooseConfig,
-  agentId: string,
-): AgentSkillAllowlist {
+export function resolveAgentSkillAllowlist(config: LooseConfig, agentId: string): AgentSkillAllowlist {
   const own = agentEntry(config, agentId)?.skills;
   if (Array.isArray(own)) {
     return { names: own.filter((s) => typeof s === "string"), from: `agents.entries.${agentId}.skills` };

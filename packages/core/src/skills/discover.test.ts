@@ -56,14 +56,15 @@ async function byName(over: Partial<DiscoverSkillsOptions> = {}): Promise<Map<st
   return new Map(skills.filter((s) => !s.shadowedBy).map((s) => [s.name, s]));
 }
 
-const ROOTS = () => [
-  ["workspace", path.join(workspaceDir, "skills")],
-  ["project", path.join(workspaceDir, ".agents", "skills")],
-  ["personal", path.join(home, ".agents", "skills")],
-  ["managed", path.join(stateDir, "skills")],
-  ["bundled", bundledDir],
-  ["extra", extraDir],
-] as const;
+const ROOTS = () =>
+  [
+    ["workspace", path.join(workspaceDir, "skills")],
+    ["project", path.join(workspaceDir, ".agents", "skills")],
+    ["personal", path.join(home, ".agents", "skills")],
+    ["managed", path.join(stateDir, "skills")],
+    ["bundled", bundledDir],
+    ["extra", extraDir],
+  ] as const;
 
 describe("precedence", () => {
   it("the highest root wins for the same name, and every lower one is shadowed by it", async () => {
@@ -217,7 +218,10 @@ describe("gating", () => {
   it("accepts metadata as a JSON5 string and the legacy clawdbot block", async () => {
     skill(path.join(bundledDir, "j"), `name: j\nmetadata: '{ openclaw: { os: ["darwin"], }, }'`);
     skill(path.join(bundledDir, "l"), "name: l\nmetadata:\n  clawdbot:\n    requires:\n      env: [LEGACY]");
-    skill(path.join(bundledDir, "f"), 'name: f\nmetadata:\n  {\n    "openclaw":\n      {\n        "requires": { "bins": ["zz"] },\n      },\n  }');
+    skill(
+      path.join(bundledDir, "f"),
+      'name: f\nmetadata:\n  {\n    "openclaw":\n      {\n        "requires": { "bins": ["zz"] },\n      },\n  }',
+    );
     const s = await byName();
     expect(s.get("j")?.reasons).toEqual(["os darwin only"]);
     expect(s.get("l")?.reasons).toEqual(["env LEGACY not set"]);
@@ -264,9 +268,7 @@ describe("config switches", () => {
     const { skills } = await discoverSkills(opts({ config, agentId: "locked" }));
     expect(skills[0]?.reasons).toEqual(["agent locked has no skills (agents.entries.locked.skills is [])"]);
     const docs = await discoverSkills(opts({ config, agentId: "docs" }));
-    expect(docs.skills.find((s) => s.name === "github")?.reasons).toEqual([
-      "not in agents.entries.docs.skills for agent docs",
-    ]);
+    expect(docs.skills.find((s) => s.name === "github")?.reasons).toEqual(["not in agents.entries.docs.skills for agent docs"]);
     expect(await eligibleFor({ agents: { defaults: { skills: [] } } })).toEqual([]);
   });
 });

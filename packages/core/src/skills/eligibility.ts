@@ -1,10 +1,4 @@
-import {
-  configPathIsTruthy,
-  resolveApiKey,
-  skillEntry,
-  type AgentSkillAllowlist,
-  type LooseConfig,
-} from "./config.js";
+import { configPathIsTruthy, resolveApiKey, skillEntry, type AgentSkillAllowlist, type LooseConfig } from "./config.js";
 import type { SkillCandidate } from "./load.js";
 import type { WhichFn } from "./types.js";
 

@@ -1,9 +1,7 @@
 import { parse as parseYaml, YAMLParseError } from "yaml";
 
 /** Result of splitting and parsing the front matter of a SKILL.md. */
-export type FrontmatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string }
-  | { ok: false; error: string; body: string };
+export type FrontmatterResult = { ok: true; data: Record<string, unknown>; body: string } | { ok: false; error: string; body: string };
 
 // `---` line, optional mapping text, closing `---` (or YAML's `...`) line.
 const BLOCK = /^\uFEFF?---[ \t]*\r?\n(?:([\s\S]*?)\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
@@ -52,9 +50,7 @@ function describeYamlError(err: unknown): string {
     const reason = first.replace(/ at line \d+, column \d+:?$/, "");
     const pos = err.linePos?.[0];
     // +1: the opening `---` occupies the first line of the file.
-    return pos
-      ? `invalid YAML front matter at line ${pos.line + 1}, column ${pos.col}: ${reason}`
-      : `invalid YAML front matter: ${reason}`;
+    return pos ? `invalid YAML front matter at line ${pos.line + 1}, column ${pos.col}: ${reason}` : `invalid YAML front matter: ${reason}`;
   }
   return `invalid YAML front matter: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -12,11 +12,7 @@ export type SkillCandidate = Omit<SkillRecord, "eligible" | "reasons" | "shadowe
  * Reads `<dir>/SKILL.md` into a candidate. Every problem (too large, unreadable, links outside
  * its folder, malformed front matter or metadata) is recorded in `error`, never thrown.
  */
-export async function loadSkillCandidate(
-  dir: string,
-  root: SkillRoot,
-  maxFileBytes: number,
-): Promise<SkillCandidate> {
+export async function loadSkillCandidate(dir: string, root: SkillRoot, maxFileBytes: number): Promise<SkillCandidate> {
   const file = path.join(dir, "SKILL.md");
   const folderName = path.basename(dir);
   const base: SkillCandidate = {
@@ -41,9 +37,7 @@ export async function loadSkillCandidate(
     }
     const size = (await stat(realFile)).size;
     if (size > maxFileBytes) {
-      return fail(
-        `SKILL.md is ${size} bytes, over skills.limits.maxSkillFileBytes (${maxFileBytes})`,
-      );
+      return fail(`SKILL.md is ${size} bytes, over skills.limits.maxSkillFileBytes (${maxFileBytes})`);
     }
     text = await readFile(realFile, "utf8");
   } catch (err) {

@@ -10,9 +10,7 @@ const stringList = z
 const gatingSchema = z.object({
   always: z.boolean().optional(),
   os: stringList,
-  requires: z
-    .object({ bins: stringList, anyBins: stringList, env: stringList, config: stringList })
-    .optional(),
+  requires: z.object({ bins: stringList, anyBins: stringList, env: stringList, config: stringList }).optional(),
   primaryEnv: z.string().min(1).optional(),
   skillKey: z.string().min(1).optional(),
   emoji: z.string().optional(),
@@ -61,9 +59,7 @@ export function readGating(frontmatter: Record<string, unknown>): GatingResult {
   return { ok: true, gating };
 }
 
-type MappingResult =
-  | { ok: true; value: Record<string, unknown> | undefined }
-  | { ok: false; error: string };
+type MappingResult = { ok: true; value: Record<string, unknown> | undefined } | { ok: false; error: string };
 
 function asMapping(value: unknown, where: string): MappingResult {
   if (value === undefined || value === null) return { ok: true, value: undefined };

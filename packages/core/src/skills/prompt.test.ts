@@ -14,9 +14,7 @@ const entries = (out: string) => out.match(/<skill>.*<\/skill>/g) ?? [];
 describe("buildSkillsPromptSection", () => {
   it("returns '' when no skill is eligible and model-invocable", () => {
     expect(buildSkillsPromptSection([])).toBe("");
-    expect(
-      buildSkillsPromptSection([mk("a", "x", { eligible: false }), mk("b", "y", { disableModelInvocation: true })]),
-    ).toBe("");
+    expect(buildSkillsPromptSection([mk("a", "x", { eligible: false }), mk("b", "y", { disableModelInvocation: true })])).toBe("");
   });
 
   it("lists name, description and ~-compacted location, XML-escaped, after the instruction", () => {
@@ -80,11 +78,16 @@ describe("buildSkillsPromptSection", () => {
       path: fc.string({ minLength: 1, maxLength: 80 }),
     });
     fc.assert(
-      fc.property(fc.array(skill, { maxLength: 40 }), fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 0, max: 50 }), (skills, maxChars, maxSkills) => {
-        const out = buildSkillsPromptSection(skills, { maxChars, maxSkills, home: "/h" });
-        expect(out.length).toBeLessThanOrEqual(maxChars);
-        if (out !== "") expect(entries(out).length).toBeLessThanOrEqual(maxSkills);
-      }),
+      fc.property(
+        fc.array(skill, { maxLength: 40 }),
+        fc.integer({ min: 0, max: 8000 }),
+        fc.integer({ min: 0, max: 50 }),
+        (skills, maxChars, maxSkills) => {
+          const out = buildSkillsPromptSection(skills, { maxChars, maxSkills, home: "/h" });
+          expect(out.length).toBeLessThanOrEqual(maxChars);
+          if (out !== "") expect(entries(out).length).toBeLessThanOrEqual(maxSkills);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -45,10 +45,7 @@ const MIN_DESC_CHARS = 12;
  * names and locations as fit are kept; budget left over is then shared out as evenly shortened
  * descriptions. The result never exceeds `maxChars`; a note says when the list was cut.
  */
-export function buildSkillsPromptSection(
-  skills: readonly PromptSkill[],
-  options: SkillsPromptOptions = {},
-): string {
+export function buildSkillsPromptSection(skills: readonly PromptSkill[], options: SkillsPromptOptions = {}): string {
   const maxChars = options.maxChars ?? DEFAULT_SKILL_LIMITS.maxSkillsPromptChars;
   const maxSkills = options.maxSkills ?? DEFAULT_SKILL_LIMITS.maxSkillsInPrompt;
   const visible = skills.filter((s) => s.eligible !== false && s.disableModelInvocation !== true);
@@ -136,12 +133,7 @@ function shorten(text: string, limit: number): string {
 
 /** Escapes the five XML special characters. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 /** Writes a path under `home` as `~/...`; other paths are returned unchanged. */

@@ -73,17 +73,13 @@ export async function scanSkillRoot(root: SkillRoot, limits: ScanLimits): Promis
       }
       candidates += 1;
       if (candidates > limits.maxCandidates) {
-        warnings.push(
-          `stopped searching ${root.dir} after ${limits.maxCandidates} folders (skills.limits.maxCandidatesPerRoot)`,
-        );
+        warnings.push(`stopped searching ${root.dir} after ${limits.maxCandidates} folders (skills.limits.maxCandidatesPerRoot)`);
         stopped = true;
         return;
       }
       if (await isFile(path.join(child, "SKILL.md"))) {
         if (dirs.length >= limits.maxSkills) {
-          warnings.push(
-            `loaded only ${limits.maxSkills} skills from ${root.dir} (skills.limits.maxSkillsLoadedPerSource)`,
-          );
+          warnings.push(`loaded only ${limits.maxSkills} skills from ${root.dir} (skills.limits.maxSkillsLoadedPerSource)`);
           stopped = true;
           return;
         }

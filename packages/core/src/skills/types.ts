@@ -14,14 +14,7 @@ export type SkillSource =
   | "extra";
 
 /** Precedence order of the sources, highest first. */
-export const SKILL_SOURCES: readonly SkillSource[] = [
-  "workspace",
-  "project",
-  "personal",
-  "managed",
-  "bundled",
-  "extra",
-];
+export const SKILL_SOURCES: readonly SkillSource[] = ["workspace", "project", "personal", "managed", "bundled", "extra"];
 
 /** The gating block of a skill, read from `metadata.openclaw` (or legacy `metadata.clawdbot`). */
 export interface SkillGating {

@@ -101,7 +101,12 @@ describe("openStateDb", () => {
   it("rejects a migration list out of order, and applies one with a gap in version order", () => {
     const noop = () => {};
     expect(() =>
-      openStateDb(stateDir, { migrations: [{ version: 2, name: "a", up: noop }, { version: 1, name: "b", up: noop }] }),
+      openStateDb(stateDir, {
+        migrations: [
+          { version: 2, name: "a", up: noop },
+          { version: 1, name: "b", up: noop },
+        ],
+      }),
     ).toThrow(/increasing order/);
     const applied: number[] = [];
     const db = openStateDb(stateDir, {

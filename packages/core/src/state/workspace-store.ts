@@ -74,9 +74,7 @@ export function getWorkspaceAttestation(db: StateDb, workspaceDir: string): Work
   try {
     const parsed: unknown = JSON.parse(row.generated_hashes);
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-      generatedHashes = Object.fromEntries(
-        Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string"),
-      );
+      generatedHashes = Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string"));
     }
   } catch {
     // keep the empty map: the timestamp alone still protects the workspace

@@ -49,8 +49,18 @@ describe("resolveBlockStreamingSettings", () => {
 
   it("falls back on invalid values", () => {
     const config = {
-      agents: { defaults: { blockStreamingBreak: "sometimes", blockStreamingChunk: { minChars: -1, maxChars: Number.NaN, breakPreference: "word" } } },
+      agents: {
+        defaults: {
+          blockStreamingBreak: "sometimes",
+          blockStreamingChunk: { minChars: -1, maxChars: Number.NaN, breakPreference: "word" },
+        },
+      },
     };
-    expect(resolveBlockStreamingSettings(config)).toMatchObject({ minChars: 800, maxChars: 1200, breakPreference: "paragraph", break: "text_end" });
+    expect(resolveBlockStreamingSettings(config)).toMatchObject({
+      minChars: 800,
+      maxChars: 1200,
+      breakPreference: "paragraph",
+      break: "text_end",
+    });
   });
 });

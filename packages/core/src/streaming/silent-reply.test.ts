@@ -3,7 +3,16 @@ import { createSilentReplyGuard, isSilentReply, SILENT_REPLY_TOKEN } from "./ind
 
 describe("isSilentReply", () => {
   it("accepts the token alone, trimmed, in any case, in simple wrapping", () => {
-    for (const text of ["NO_REPLY", "  NO_REPLY\n", "no_reply", "**NO_REPLY**", "`NO_REPLY`", "_NO_REPLY_", "**`NO_REPLY`**", "~~NO_REPLY~~"]) {
+    for (const text of [
+      "NO_REPLY",
+      "  NO_REPLY\n",
+      "no_reply",
+      "**NO_REPLY**",
+      "`NO_REPLY`",
+      "_NO_REPLY_",
+      "**`NO_REPLY`**",
+      "~~NO_REPLY~~",
+    ]) {
       expect(isSilentReply(text), text).toBe(true);
     }
     expect(SILENT_REPLY_TOKEN).toBe("NO_REPLY");

@@ -9,7 +9,17 @@ afterEach(() => box.cleanup());
 describe("createBuiltinTools", () => {
   it("returns the built-in tools with object JSON Schemas and groups", () => {
     const tools = createBuiltinTools({ config: makeConfig(), modelRef: "openai/gpt-5" });
-    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "apply_patch", "exec", "process", "web_fetch", "memory_search", "memory_get"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "read",
+      "write",
+      "edit",
+      "apply_patch",
+      "exec",
+      "process",
+      "web_fetch",
+      "memory_search",
+      "memory_get",
+    ]);
     for (const t of tools) {
       expect(t.parameters).toMatchObject({ type: "object", properties: expect.any(Object) });
       expect(t.parameters).not.toHaveProperty("$schema");
@@ -47,7 +57,12 @@ describe("toolSchemaSizes", () => {
       { name: "big", description: "y".repeat(100), parameters: { type: "object" } },
     ]);
     expect(sizes.map((s) => s.name)).toEqual(["big", "small"]);
-    expect(sizes[0]).toEqual({ name: "big", descriptionChars: 100, schemaChars: 17, totalChars: JSON.stringify({ name: "big", description: "y".repeat(100), parameters: { type: "object" } }).length });
+    expect(sizes[0]).toEqual({
+      name: "big",
+      descriptionChars: 100,
+      schemaChars: 17,
+      totalChars: JSON.stringify({ name: "big", description: "y".repeat(100), parameters: { type: "object" } }).length,
+    });
     const builtin = toolSchemaSizes(createBuiltinTools({ modelRef: "openai/gpt-5" }));
     expect(builtin).toHaveLength(9);
     for (let i = 1; i < builtin.length; i++) expect(builtin[i - 1]!.totalChars).toBeGreaterThanOrEqual(builtin[i]!.totalChars);

@@ -53,7 +53,10 @@ export function createMemoryGetTool(): AgentTool {
           ...(args.from !== undefined ? { from: args.from } : {}),
           ...(args.lines !== undefined ? { lines: args.lines } : {}),
         });
-        const range = res.text === "" ? `(no lines from ${res.startLine}; the file has ${res.totalLines})` : `lines ${res.startLine}-${res.endLine} of ${res.totalLines}`;
+        const range =
+          res.text === ""
+            ? `(no lines from ${res.startLine}; the file has ${res.totalLines})`
+            : `lines ${res.startLine}-${res.endLine} of ${res.totalLines}`;
         return { content: `${res.path} ${range}\n\n${res.text}`, details: { ...res, text: undefined } };
       } catch (err) {
         if (err instanceof MemoryPathError) throw new ToolError(err.message);

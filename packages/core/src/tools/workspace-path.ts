@@ -75,16 +75,16 @@ function exists(p: string): boolean {
  *   workspace. A symlink whose target is missing is refused (writing through it could create a
  *   file anywhere).
  */
-export function resolveInWorkspace(
-  workspaceDir: string,
-  userPath: string,
-  options: ResolveInWorkspaceOptions = {},
-): ResolvedWorkspacePath {
+export function resolveInWorkspace(workspaceDir: string, userPath: string, options: ResolveInWorkspaceOptions = {}): ResolvedWorkspacePath {
   const root = path.resolve(workspaceDir);
   const realRoot = realpathSync(root);
   const raw = userPath.trim();
   if (raw === "" || raw.includes("\0")) {
-    throw new WorkspacePathError(userPath, "empty", `Path ${JSON.stringify(userPath)} is empty or contains a NUL byte. Give a path relative to the workspace, e.g. "notes/todo.md".`);
+    throw new WorkspacePathError(
+      userPath,
+      "empty",
+      `Path ${JSON.stringify(userPath)} is empty or contains a NUL byte. Give a path relative to the workspace, e.g. "notes/todo.md".`,
+    );
   }
   const expanded = raw === "~" ? homedir() : raw.startsWith("~/") ? path.join(homedir(), raw.slice(2)) : raw;
 
@@ -142,10 +142,18 @@ export function resolveInWorkspace(
   const found = missing.length === 0;
   const isDirectory = found && statSync(resolved).isDirectory();
   if (options.mustExist && !found) {
-    throw new WorkspacePathError(userPath, "not-found", `File "${userPath}" does not exist in the workspace (${realRoot}). Check the name, or list files with exec (e.g. "ls").`);
+    throw new WorkspacePathError(
+      userPath,
+      "not-found",
+      `File "${userPath}" does not exist in the workspace (${realRoot}). Check the name, or list files with exec (e.g. "ls").`,
+    );
   }
   if (options.forWrite && isDirectory) {
-    throw new WorkspacePathError(userPath, "is-directory", `Path "${userPath}" is a directory; give a file path inside it, e.g. "${toPosix(path.join(toPosix(path.relative(realRoot, resolved)), "file.md"))}".`);
+    throw new WorkspacePathError(
+      userPath,
+      "is-directory",
+      `Path "${userPath}" is a directory; give a file path inside it, e.g. "${toPosix(path.join(toPosix(path.relative(realRoot, resolved)), "file.md"))}".`,
+    );
   }
   return { path: resolved, relative: toPosix(path.relative(realRoot, resolved)), exists: found, isDirectory };
 }

@@ -143,8 +143,7 @@ export async function ensureWorkspace(options: EnsureWorkspaceOptions): Promise<
     guardAgainstVanishedWorkspace(db, dir, before, now(), stateDbPath(options.stateDir));
 
     let state = getWorkspaceSetupState(db, dir) ?? { bootstrapSeededAt: null, setupCompletedAt: null };
-    const brandNew =
-      !state.bootstrapSeededAt && !state.setupCompletedAt && (before ?? []).every((name) => name.startsWith("."));
+    const brandNew = !state.bootstrapSeededAt && !state.setupCompletedAt && (before ?? []).every((name) => name.startsWith("."));
 
     await mkdir(dir, { recursive: true, mode: 0o700 }); // it will hold personal memory
     const created: string[] = [];
@@ -171,7 +170,7 @@ export async function ensureWorkspace(options: EnsureWorkspaceOptions): Promise<
       if (!after.has(name)) continue;
       const template = templates.get(name)!;
       const current = await readFile(path.join(dir, name)).catch(() => undefined);
-      if (current && current.equals(template)) {
+      if (current?.equals(template)) {
         generatedHashes[name] = createHash("sha256").update(template).digest("hex");
       }
     }
@@ -191,13 +190,7 @@ export async function ensureWorkspace(options: EnsureWorkspaceOptions): Promise<
   }
 }
 
-function guardAgainstVanishedWorkspace(
-  db: StateDb,
-  dir: string,
-  entries: string[] | undefined,
-  nowMs: number,
-  dbFile: string,
-): void {
+function guardAgainstVanishedWorkspace(db: StateDb, dir: string, entries: string[] | undefined, nowMs: number, dbFile: string): void {
   const attestation = getWorkspaceAttestation(db, dir);
   if (!attestation) return;
   const age = nowMs - attestation.attestedAtMs;

@@ -23,7 +23,7 @@ export {
   type BootstrapFileName,
   type WorkspaceBootstrapFile,
 } from "./bootstrap-files.js";
-export { type BootstrapSessionKind } from "./session-kind.js";
+export type { BootstrapSessionKind } from "./session-kind.js";
 export { TRUNCATION_HEAD_RATIO, MIN_TRUNCATED_CONTENT_CHARS } from "./truncate.js";
 export {
   buildProjectContext,

@@ -142,7 +142,14 @@ describe("buildProjectContext budgets", () => {
         fc.integer({ min: 1, max: 2500 }),
         fc.integer({ min: 1, max: 8000 }),
         (sizes, maxChars, totalMaxChars) => {
-          const files = SIX.map((name, i) => fileObj(name, Array.from("ab😀\n".repeat(sizes[i]! / 4 + 1)).slice(0, sizes[i]! + 1).join("")));
+          const files = SIX.map((name, i) =>
+            fileObj(
+              name,
+              Array.from("ab😀\n".repeat(sizes[i]! / 4 + 1))
+                .slice(0, sizes[i]! + 1)
+                .join(""),
+            ),
+          );
           const ctx = buildProjectContext(files, { maxChars, totalMaxChars });
           for (const f of ctx.files) expect(f.injectedChars).toBeLessThanOrEqual(maxChars);
           expect(ctx.totals.injectedChars).toBeLessThanOrEqual(totalMaxChars);

@@ -151,7 +151,11 @@ export function buildProjectContext(files: readonly WorkspaceBootstrapFile[], op
   const droppedNames = results.filter((r) => r.status === "dropped").map((r) => r.name);
   let text = "";
   if (sections.length) {
-    const lines = ["# Project Context", "", "The workspace files below are loaded as project context. Treat them as standing instructions and background."];
+    const lines = [
+      "# Project Context",
+      "",
+      "The workspace files below are loaded as project context. Treat them as standing instructions and background.",
+    ];
     if (results.some((r) => r.name === "SOUL.md" && (r.status === "ok" || r.status === "truncated"))) {
       lines.push("SOUL.md describes who you are: embody its persona and tone, unless higher-priority instructions say otherwise.");
     }

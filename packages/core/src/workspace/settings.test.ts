@@ -43,5 +43,4 @@ describe("resolveWorkspaceSettings", () => {
   it("refuses an agent id that is not configured", () => {
     expect(() => resolveWorkspaceSettings({} as never, "mian", paths, { env })).toThrow(/No agent "mian".*known agents: main/);
   });
-
 });

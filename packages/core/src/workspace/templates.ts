@@ -18,9 +18,7 @@ let cache: Promise<ReadonlyMap<TemplatedFileName, Buffer>> | undefined;
 export function loadWorkspaceTemplates(): Promise<ReadonlyMap<TemplatedFileName, Buffer>> {
   cache ??= (async () => {
     const dir = workspaceTemplatesDir();
-    const entries = await Promise.all(
-      TEMPLATED_FILE_NAMES.map(async (name) => [name, await readFile(path.join(dir, name))] as const),
-    );
+    const entries = await Promise.all(TEMPLATED_FILE_NAMES.map(async (name) => [name, await readFile(path.join(dir, name))] as const));
     return new Map(entries);
   })();
   cache.catch(() => (cache = undefined));

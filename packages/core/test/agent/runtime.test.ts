@@ -56,9 +56,12 @@ describe("AgentRuntime", () => {
     expect(types).toContain("tool_start");
     expect(types.indexOf("tool_end")).toBeGreaterThan(types.indexOf("tool_start"));
     expect(types.slice(-2)).toEqual(["final", "run_end"]);
-    expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text).join("")).toBe(
-      "Let me write that.Done: note.txt holds hello file.",
-    );
+    expect(
+      events
+        .filter((e) => e.type === "text_delta")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("Let me write that.Done: note.txt holds hello file.");
 
     // The second model call saw the tool result, paired with its call.
     const second = fake.requests[1]!.body;
@@ -79,7 +82,9 @@ describe("AgentRuntime", () => {
     const rt = makeRuntime();
     await rt.runTurn({ message: "first" });
     await rt.runTurn({ message: "second" });
-    const roles = fake.lastRequest()!.body.messages.map((m: { role: string; content: string }) => `${m.role}:${m.role === "system" ? "" : m.content}`);
+    const roles = fake
+      .lastRequest()!
+      .body.messages.map((m: { role: string; content: string }) => `${m.role}:${m.role === "system" ? "" : m.content}`);
     expect(roles.slice(1)).toEqual(["user:first", "assistant:first", "user:second"]);
   });
 
@@ -115,7 +120,9 @@ describe("AgentRuntime", () => {
   it("falls back to the next model on 429 before any output", async () => {
     fake.enqueue([{ error: { status: 429, retryAfterSec: 1 } }], [{ text: "from the fallback" }]);
     const rt = makeRuntime({
-      agents: { defaults: { model: { primary: "local/fake-model", fallbacks: ["local/other-model"] }, workspace: path.join(stateDir, "ws") } },
+      agents: {
+        defaults: { model: { primary: "local/fake-model", fallbacks: ["local/other-model"] }, workspace: path.join(stateDir, "ws") },
+      },
     });
     const events: AgentEvent[] = [];
     const result = await rt.runTurn({ message: "hi", onEvent: (e) => events.push(e) });
@@ -200,15 +207,27 @@ describe("session tools", () => {
 
   it("agent-to-agent tools are refused unless tools.agentToAgent allows the target", async () => {
     fake.enqueue([{ toolCall: { name: "sessions_send", arguments: { agentId: "ops", message: "hi" } } }], [{ text: "ok" }]);
-    const rt = makeRuntime({ agents: { defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") }, entries: { main: { default: true }, ops: {} } } });
+    const rt = makeRuntime({
+      agents: {
+        defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") },
+        entries: { main: { default: true }, ops: {} },
+      },
+    });
     await rt.runTurn({ message: "ask ops" });
     const toolMsg = fake.requests[1]!.body.messages.find((m: { role: string }) => m.role === "tool");
     expect(toolMsg.content).toContain("tools.agentToAgent");
     await rt.close();
 
-    fake.enqueue([{ toolCall: { name: "sessions_send", arguments: { agentId: "ops", message: "status?" } } }], [{ text: "ops is fine" }], [{ text: "ops says fine" }]);
+    fake.enqueue(
+      [{ toolCall: { name: "sessions_send", arguments: { agentId: "ops", message: "status?" } } }],
+      [{ text: "ops is fine" }],
+      [{ text: "ops says fine" }],
+    );
     const rt2 = makeRuntime({
-      agents: { defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") }, entries: { main: { default: true }, ops: {} } },
+      agents: {
+        defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") },
+        entries: { main: { default: true }, ops: {} },
+      },
       tools: { agentToAgent: { enabled: true, allow: ["ops"] } },
     });
     const res = await rt2.runTurn({ message: "ask ops again", sessionKey: "agent:main:direct:u2" });
@@ -236,7 +255,9 @@ describe("skills and resets in a run", () => {
     await rt.runTurn({ message: "weather?" });
     const system = fake.requests[0]!.body.messages[0].content as string;
     expect(system).toContain("~/skills/weather/SKILL.md"); // HOME is the state dir in these tests
-    const tools = fake.requests[1]!.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content);
+    const tools = fake.requests[1]!.body.messages.filter((m: { role: string }) => m.role === "tool").map(
+      (m: { content: string }) => m.content,
+    );
     expect(tools.join("\n")).toContain(`Run ${skillDir}/fetch.sh`);
     expect(tools.join("\n")).toContain("key=sekret");
   });
@@ -248,7 +269,12 @@ describe("skills and resets in a run", () => {
       models: { providers: { local: { api: "openai-completions", baseUrl: fake.baseUrl, apiKey: "k", models: [{ id: "fake-model" }] } } },
       session: { reset: { mode: "idle", idleMinutes: 30 } },
     });
-    runtime = new AgentRuntime({ config, paths: { stateDir, configPath: path.join(stateDir, "openclaw.json") }, env: { HOME: stateDir }, now: () => new Date(now) });
+    runtime = new AgentRuntime({
+      config,
+      paths: { stateDir, configPath: path.join(stateDir, "openclaw.json") },
+      env: { HOME: stateDir },
+      now: () => new Date(now),
+    });
     const first = await runtime.runTurn({ message: "one" });
     now += 10 * 60_000;
     const second = await runtime.runTurn({ message: "two" });

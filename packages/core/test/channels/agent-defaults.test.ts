@@ -29,7 +29,11 @@ it('typingMode "never" sends no typing indicator; the default does', async () =>
 
 it("humanDelay custom pauses between block replies", async () => {
   h = await startChannelHarness({
-    channel: { dmPolicy: "open", allowFrom: ["*"], streaming: { mode: "off", block: { enabled: true, coalesce: { minChars: 1, idleMs: 0 } } } },
+    channel: {
+      dmPolicy: "open",
+      allowFrom: ["*"],
+      streaming: { mode: "off", block: { enabled: true, coalesce: { minChars: 1, idleMs: 0 } } },
+    },
     agentDefaults: { humanDelay: { mode: "custom", minMs: 400, maxMs: 400 }, blockStreamingChunk: { minChars: 10, maxChars: 40 } },
   });
   h.model.enqueue([{ text: "First block of text here.\n\n" }, { delayMs: 50 }, { text: "Second block of text here." }]);
@@ -41,7 +45,14 @@ it("humanDelay custom pauses between block replies", async () => {
 });
 
 it("a group's systemPrompt joins the system prompt of that group's session", async () => {
-  h = await startChannelHarness({ channel: { dmPolicy: "open", allowFrom: ["*"], groupPolicy: "open", groups: { team: { requireMention: false, systemPrompt: "Answer in haiku." } } } });
+  h = await startChannelHarness({
+    channel: {
+      dmPolicy: "open",
+      allowFrom: ["*"],
+      groupPolicy: "open",
+      groups: { team: { requireMention: false, systemPrompt: "Answer in haiku." } },
+    },
+  });
   h.model.enqueue([{ text: "Five seven five." }]);
   await h.platform.userSays({ chat: "team", kind: "group", sender: "ann", text: "status?", mentionsBot: false });
   await h.until("team", (v) => v.texts.includes("Five seven five."), "the answer");

@@ -70,7 +70,11 @@ describe("conversations through the gateway", () => {
 
   it("chat.abort stops the run and its preview: nothing is sent afterwards", async () => {
     h = await startChannelHarness();
-    h.model.enqueue([{ text: "A reply that starts streaming right away and then", chunkChars: 100 }, { delayMs: 5000 }, { text: " never finishes." }]);
+    h.model.enqueue([
+      { text: "A reply that starts streaming right away and then", chunkChars: 100 },
+      { delayMs: 5000 },
+      { text: " never finishes." },
+    ]);
     await h.platform.userSays({ sender: "u1", text: "start something long" });
     const preview = await h.until("u1", (v) => v.messages.length === 1, "the preview");
     const client = await GatewayClient.connect(h.gateway.url, { token: h.gateway.token! });

@@ -86,7 +86,9 @@ export async function startChannelHarness(options: ChannelHarnessOptions = {}): 
     throw error;
   }
   const accounts = options.accounts ?? ["default"];
-  await platform.waitFor(() => accounts.every((a) => platform.connectedBots().includes(a)), { what: `bots ${accounts.join(", ")} to connect` });
+  await platform.waitFor(() => accounts.every((a) => platform.connectedBots().includes(a)), {
+    what: `bots ${accounts.join(", ")} to connect`,
+  });
   return {
     home,
     paths,

@@ -22,7 +22,12 @@ describe("the loopback plugin folder", () => {
     };
     writeFileSync(paths.configPath, JSON.stringify(config));
     const logs: string[] = [];
-    const gateway = await startGateway({ paths, port: 0, env: { HOME: home }, log: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) } });
+    const gateway = await startGateway({
+      paths,
+      port: 0,
+      env: { HOME: home },
+      log: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m) },
+    });
     try {
       // The module the loader imported: the same instance, so this is the platform behind the accounts.
       const { platform } = (await import(pathToFileURL(path.join(LOOPBACK_PLUGIN_DIR, "index.js")).href)) as { platform: LoopbackPlatform };
@@ -30,7 +35,12 @@ describe("the loopback plugin folder", () => {
       expect(logs).toContain("plugins: loaded channel loopback");
       await platform.userSays({ sender: "u1", text: "echo me", bot: "b" });
       await platform.waitFor(() => platform.chatView("u1").texts.includes("echo me"), { what: "the echoed reply" });
-      expect(gateway.status().find((c) => c.channel === "loopback")?.accounts.map((a) => [a.accountId, a.state])).toEqual([
+      expect(
+        gateway
+          .status()
+          .find((c) => c.channel === "loopback")
+          ?.accounts.map((a) => [a.accountId, a.state]),
+      ).toEqual([
         ["a", "connected"],
         ["b", "connected"],
       ]);

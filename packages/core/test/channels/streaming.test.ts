@@ -116,7 +116,13 @@ describe("reply delivery through the gateway", () => {
   it("a 429 storm during a preview still ends in exactly one final, with no edit after it", async () => {
     h = await startChannelHarness();
     const parts = ["The answer starts out like this, quite long already", " and continues after the storm began", " and finally ends."];
-    h.model.enqueue([{ text: parts[0]!, chunkChars: 100 }, { delayMs: 300 }, { text: parts[1]!, chunkChars: 100 }, { delayMs: 300 }, { text: parts[2]! }]);
+    h.model.enqueue([
+      { text: parts[0]!, chunkChars: 100 },
+      { delayMs: 300 },
+      { text: parts[1]!, chunkChars: 100 },
+      { delayMs: 300 },
+      { text: parts[2]! },
+    ]);
     await h.platform.userSays({ sender: "u1", text: "go" });
     await h.until("u1", (v) => v.messages.length === 1, "the preview");
     h.platform.rateLimit(3, 200);

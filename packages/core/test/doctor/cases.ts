@@ -17,7 +17,7 @@ export const CASES: MigrationCase[] = [
     name: "telegram streamMode -> streaming.mode",
     before: { channels: { telegram: { streamMode: "block" } } },
     after: { channels: { telegram: { streaming: { mode: "block" } } } },
-    changes: ["channels.telegram.streamMode -> channels.telegram.streaming.mode: \"block\""],
+    changes: ['channels.telegram.streamMode -> channels.telegram.streaming.mode: "block"'],
   },
   {
     name: "telegram string streaming -> streaming.mode (trimmed, lowercased)",
@@ -63,7 +63,7 @@ export const CASES: MigrationCase[] = [
     name: "string streaming beats streamMode; streamMode always removed",
     before: { channels: { telegram: { streaming: "block", streamMode: "off" } } },
     after: { channels: { telegram: { streaming: { mode: "block" } } } },
-    changes: ["channels.telegram.streaming: \"block\" -> channels.telegram.streaming.mode", "channels.telegram.streamMode removed"],
+    changes: ['channels.telegram.streaming: "block" -> channels.telegram.streaming.mode', "channels.telegram.streamMode removed"],
   },
   {
     name: "nested values win over flat ones (mixed legacy and nested)",
@@ -108,7 +108,7 @@ export const CASES: MigrationCase[] = [
     name: "invalid streamMode is reported, not guessed",
     before: { channels: { telegram: { streamMode: "banana", blockStreaming: true } } },
     after: { channels: { telegram: { streamMode: "banana", streaming: { block: { enabled: true } } } } },
-    problems: ["channels.telegram.streamMode has the invalid value \"banana\""],
+    problems: ['channels.telegram.streamMode has the invalid value "banana"'],
     valid: false,
   },
   {
@@ -121,7 +121,7 @@ export const CASES: MigrationCase[] = [
   // ---- matrix ----
   {
     name: "matrix keeps quiet",
-    before: { channels: { matrix: { streamMode: "quiet" }, } },
+    before: { channels: { matrix: { streamMode: "quiet" } } },
     after: { channels: { matrix: { streaming: { mode: "quiet" } } } },
   },
   {
@@ -149,7 +149,7 @@ export const CASES: MigrationCase[] = [
     name: "matrix rejects a mode it does not have",
     before: { channels: { matrix: { streaming: "block" } } },
     after: { channels: { matrix: { streaming: "block" } } },
-    problems: ["channels.matrix.streaming has the invalid value \"block\""],
+    problems: ['channels.matrix.streaming has the invalid value "block"'],
     valid: false,
   },
   // ---- feishu ----
@@ -168,7 +168,7 @@ export const CASES: MigrationCase[] = [
     name: "qqbot streaming true -> partial + nativeTransport",
     before: { channels: { qqbot: { appId: "1", streaming: true } } },
     after: { channels: { qqbot: { appId: "1", streaming: { mode: "partial", nativeTransport: true } } } },
-    changes: ["channels.qqbot.streaming: true -> channels.qqbot.streaming.mode: \"partial\", channels.qqbot.streaming.nativeTransport: true"],
+    changes: ['channels.qqbot.streaming: true -> channels.qqbot.streaming.mode: "partial", channels.qqbot.streaming.nativeTransport: true'],
   },
   {
     name: "qqbot streaming false -> off",
@@ -239,7 +239,7 @@ export const CASES: MigrationCase[] = [
     name: "agents.list with duplicate ids is reported",
     before: { agents: { list: [{ id: "a" }, { id: "A" }] } },
     after: { agents: { list: [{ id: "a" }, { id: "A" }] } },
-    problems: ["duplicates agent \"a\""],
+    problems: ['duplicates agent "a"'],
     valid: false,
   },
   {

@@ -50,7 +50,7 @@ describe("openclaw config validate + doctor --fix", () => {
     const fix = await runCli(["doctor", "--fix", "--non-interactive"], { home, env });
     expect(fix.code).toBe(0);
     expect(fix.stdout).toContain("channels.matrix.blockStreaming -> channels.matrix.streaming.block.enabled");
-    expect(fix.stdout).toContain("channels.matrix.streamMode -> channels.matrix.streaming.mode: \"quiet\"");
+    expect(fix.stdout).toContain('channels.matrix.streamMode -> channels.matrix.streaming.mode: "quiet"');
     expect(fix.stdout).toContain("channels.matrix.accounts.work.chunkMode -> channels.matrix.accounts.work.streaming.chunkMode");
     expect(fix.stdout).toContain("agents.list[0] -> agents.entries.main");
     expect(readFileSync(`${configPath}.bak`, "utf8")).toBe(LEGACY);
@@ -72,7 +72,9 @@ describe("openclaw config validate + doctor --fix", () => {
 
     const ok = await runCli(["config", "validate"], { home, env });
     // Only the "configured but no plugin installed" warnings (matrix, qqbot) remain.
-    expect(ok.stderr.split("\n").filter((line) => line && !/^Warning: channels\.\w+ is configured but no plugin provides it/.test(line))).toEqual([]);
+    expect(
+      ok.stderr.split("\n").filter((line) => line && !/^Warning: channels\.\w+ is configured but no plugin provides it/.test(line)),
+    ).toEqual([]);
     expect(ok.code).toBe(0);
 
     const again = await runCli(["doctor", "--fix"], { home, env });
@@ -113,7 +115,7 @@ describe("openclaw config validate + doctor --fix", () => {
     mkdirSync(profDir, { recursive: true });
     writeFileSync(path.join(profDir, "openclaw.json"), `{ channels: { feishu: { streaming: false } } }`);
     const prof = await runCli(["--profile", "work", "doctor", "--fix"], { home });
-    expect(prof.stdout).toContain("channels.feishu.streaming: false -> channels.feishu.streaming.mode: \"off\"");
+    expect(prof.stdout).toContain('channels.feishu.streaming: false -> channels.feishu.streaming.mode: "off"');
     const custom = path.join(home, "custom.json5");
     writeFileSync(custom, `{ channels: { whatsapp: { blockStreaming: true } } }`);
     const viaEnv = await runCli(["doctor", "--fix"], { home, env: { OPENCLAW_CONFIG_PATH: custom } });

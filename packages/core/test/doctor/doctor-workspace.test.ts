@@ -16,7 +16,12 @@ it("doctor --fix imports legacy workspace state and .attested files, verifies th
   mkdirSync(path.join(ws, ".openclaw"), { recursive: true });
   writeFileSync(path.join(ws, "AGENTS.md"), "# rules\n");
   const globalFile = path.join(stateDir, "workspace-state.json");
-  writeFileSync(globalFile, JSON.stringify({ workspaces: { [ws]: { bootstrapSeededAt: "2026-05-01T10:00:00.000Z", setupCompletedAt: "2026-05-02T10:00:00.000Z" } } }));
+  writeFileSync(
+    globalFile,
+    JSON.stringify({
+      workspaces: { [ws]: { bootstrapSeededAt: "2026-05-01T10:00:00.000Z", setupCompletedAt: "2026-05-02T10:00:00.000Z" } },
+    }),
+  );
   const attested = path.join(ws, ".openclaw", ".attested");
   const hash = createHash("sha256").update("x").digest("hex");
   writeFileSync(attested, JSON.stringify({ attestedAtMs: 1_777_000_000_000, generatedHashes: { "SOUL.md": hash } }));

@@ -17,7 +17,10 @@ describe("doctor migrations (before/after fixtures)", () => {
         at = idx + 1;
       }
       for (const expected of c.problems ?? []) {
-        expect(outcome.problems.some((p) => p.includes(expected)), `problem "${expected}" in ${JSON.stringify(outcome.problems)}`).toBe(true);
+        expect(
+          outcome.problems.some((p) => p.includes(expected)),
+          `problem "${expected}" in ${JSON.stringify(outcome.problems)}`,
+        ).toBe(true);
       }
       if (!c.problems) expect(outcome.problems).toEqual([]);
       // Idempotent: a second run changes nothing.

@@ -30,14 +30,19 @@ describe("discovery", () => {
     const nested = path.join(sb.project, "src", "deep");
     mkdirSync(nested, { recursive: true });
     const set = await resolve({}, { cwd: nested }); // the nearest package.json above cwd
-    expect(set.plugins.map((p) => [p.id, p.packageName, p.version, p.source])).toEqual([["echo", "@acme/openclaw-echo", "2.1.0", "dependency"]]);
+    expect(set.plugins.map((p) => [p.id, p.packageName, p.version, p.source])).toEqual([
+      ["echo", "@acme/openclaw-echo", "2.1.0", "dependency"],
+    ]);
     expect(set.plugins[0]!.rootDir).toBe(realpathSync(path.join(sb.project, "node_modules", "@acme", "openclaw-echo")));
     expect(set.plugins[0]!.active).toBe(true);
   });
 
   it("finds the host package's dependencies (a workspace that depends on @openclaw/telegram)", async () => {
     const host = path.dirname(sb.hostPackageJson);
-    writeFileSync(sb.hostPackageJson, JSON.stringify({ name: "@openclaw/core", version: "0.1.0", dependencies: { "@openclaw/telegram": "workspace:^" } }));
+    writeFileSync(
+      sb.hostPackageJson,
+      JSON.stringify({ name: "@openclaw/core", version: "0.1.0", dependencies: { "@openclaw/telegram": "workspace:^" } }),
+    );
     writePackage(path.join(host, "node_modules", "@openclaw", "telegram"), { name: "@openclaw/telegram", plugin: pluginBlock("telegram") });
     const set = await resolve();
     expect(set.plugins.map((p) => [p.id, p.source])).toEqual([["telegram", "dependency"]]);
@@ -65,7 +70,9 @@ describe("discovery", () => {
       ["beta", "path"],
       ["gamma", "path"],
     ]);
-    expect(set.problems).toEqual([expect.objectContaining({ level: "warning", message: expect.stringContaining("nowhere is not a folder") })]);
+    expect(set.problems).toEqual([
+      expect.objectContaining({ level: "warning", message: expect.stringContaining("nowhere is not a folder") }),
+    ]);
   });
 
   it("same id in several places: load paths beat extensions beat dependencies; the losers are listed", async () => {
@@ -100,7 +107,7 @@ describe("discovery", () => {
   it.each([
     [{ plugin: pluginBlock("echo", { kind: "tool" }) }, 'openclaw.plugin.kind must be "channel", got "tool"'],
     [{ plugin: pluginBlock("echo", { sdk: "not a range" }) }, 'openclaw.plugin.sdk "not a range" is not a valid semver range'],
-    [{ plugin: pluginBlock("echo", { entry: "./dist/missing.js" }) }, "openclaw.plugin.entry \"./dist/missing.js\" does not exist"],
+    [{ plugin: pluginBlock("echo", { entry: "./dist/missing.js" }) }, 'openclaw.plugin.entry "./dist/missing.js" does not exist'],
     [{ plugin: pluginBlock("echo", { entry: "../outside.js" }) }, "must be a relative path inside the package"],
     [{ plugin: pluginBlock("Echo Chat") }, "openclaw.plugin.id must be lowercase"],
     [{ plugin: pluginBlock("echo", { channels: [] }) }, "openclaw.plugin.channels must list at least one channel id"],
@@ -118,7 +125,8 @@ describe("discovery", () => {
 
 describe("policy", () => {
   beforeEach(() => {
-    for (const id of ["alpha", "beta", "gamma"]) writePackage(path.join(extNodeModules(), `p-${id}`), { name: `p-${id}`, plugin: pluginBlock(id) });
+    for (const id of ["alpha", "beta", "gamma"])
+      writePackage(path.join(extNodeModules(), `p-${id}`), { name: `p-${id}`, plugin: pluginBlock(id) });
   });
   const states = async (plugins: unknown) =>
     Object.fromEntries((await resolve({ plugins })).plugins.map((p) => [p.id, p.enabled ? "on" : p.disabledReason]));
@@ -128,11 +136,17 @@ describe("policy", () => {
   });
 
   it("plugins.enabled: false loads none", async () => {
-    expect(await states({ enabled: false })).toEqual({ alpha: "plugins.enabled is false", beta: "plugins.enabled is false", gamma: "plugins.enabled is false" });
+    expect(await states({ enabled: false })).toEqual({
+      alpha: "plugins.enabled is false",
+      beta: "plugins.enabled is false",
+      gamma: "plugins.enabled is false",
+    });
   });
 
   it("allow keeps only the listed ids; deny wins over allow; entries.<id>.enabled: false turns one off", async () => {
-    expect(await states({ allow: ["alpha", "beta"], deny: ["beta"], entries: { alpha: { enabled: false }, gamma: { enabled: true } } })).toEqual({
+    expect(
+      await states({ allow: ["alpha", "beta"], deny: ["beta"], entries: { alpha: { enabled: false }, gamma: { enabled: true } } }),
+    ).toEqual({
       alpha: "plugins.entries.alpha.enabled is false",
       beta: "listed in plugins.deny",
       gamma: "not listed in plugins.allow",
@@ -153,7 +167,9 @@ describe("policy", () => {
   it("two active plugins claiming one channel is an error", async () => {
     writePackage(path.join(extNodeModules(), "p-alpha2"), { name: "p-alpha2", plugin: pluginBlock("alpha2", { channels: ["alpha"] }) });
     const set = await resolve();
-    expect(set.problems.filter((p) => p.level === "error").map((p) => p.message)).toEqual([expect.stringContaining('channel "alpha" is provided by two plugins')]);
+    expect(set.problems.filter((p) => p.level === "error").map((p) => p.message)).toEqual([
+      expect.stringContaining('channel "alpha" is provided by two plugins'),
+    ]);
     const fixed = await resolve({ plugins: { entries: { alpha2: { enabled: false } } } });
     expect(fixed.problems).toEqual([]);
   });
@@ -175,7 +191,9 @@ describe("SDK compatibility", () => {
   it("tells an old plugin to update itself when the host is newer than its range", async () => {
     writePackage(path.join(extNodeModules(), "old"), { name: "openclaw-old", plugin: pluginBlock("old", { sdk: "<0.1.0" }) });
     const set = await resolve({}, { hostSdkVersion: "0.1.0" });
-    expect(set.problems[0]!.message).toContain("update the plugin to a release built for @openclaw/plugin-sdk 0.1.0 (`openclaw plugins install openclaw-old@latest`)");
+    expect(set.problems[0]!.message).toContain(
+      "update the plugin to a release built for @openclaw/plugin-sdk 0.1.0 (`openclaw plugins install openclaw-old@latest`)",
+    );
   });
 
   it("a disabled incompatible plugin is not an error", async () => {

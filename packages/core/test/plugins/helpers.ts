@@ -56,7 +56,10 @@ export function writePackage(dir: string, pkg: FakePackage): string {
   if (pkg.plugin) json.openclaw = { plugin: pkg.plugin };
   writeFileSync(path.join(dir, "package.json"), JSON.stringify(json, null, 2));
   writeFileSync(path.join(dir, "index.js"), 'throw new Error("discovery must not import plugin code");\n');
-  const manifest = pkg.manifest === undefined && pkg.plugin ? { id: pkg.plugin.id, channels: pkg.plugin.channels, configSchema: { type: "object" } } : pkg.manifest;
+  const manifest =
+    pkg.manifest === undefined && pkg.plugin
+      ? { id: pkg.plugin.id, channels: pkg.plugin.channels, configSchema: { type: "object" } }
+      : pkg.manifest;
   if (manifest) writeFileSync(path.join(dir, "openclaw.plugin.json"), JSON.stringify(manifest));
   return dir;
 }
@@ -73,7 +76,10 @@ export const pluginBlock = (id: string, extra: Record<string, unknown> = {}) => 
 
 /** A project folder with a package.json depending on `deps` and a node_modules holding them. */
 export function writeProject(dir: string, deps: Record<string, FakePackage>): void {
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "my-project", private: true, dependencies: Object.fromEntries(Object.keys(deps).map((n) => [n, "*"])) }));
+  writeFileSync(
+    path.join(dir, "package.json"),
+    JSON.stringify({ name: "my-project", private: true, dependencies: Object.fromEntries(Object.keys(deps).map((n) => [n, "*"])) }),
+  );
   for (const [name, pkg] of Object.entries(deps)) writePackage(path.join(dir, "node_modules", name), pkg);
 }
 

@@ -31,11 +31,24 @@ describe("loading plugins", () => {
     expect(plugin!.capabilities.textLimit).toBe(1000);
     expect(plugin!.listAccounts({ accounts: { work: {} } }, {})).toEqual(["default", "work"]);
     const outbound = plugin!.createOutbound({}, { accountId: "default", log: console as never, signal: new AbortController().signal });
-    expect(await outbound.sendText({ chat: { kind: "direct", id: "1" } }, "hi", { signal: new AbortController().signal, priority: "final", format: "plain", idempotencyKey: "k" })).toEqual({ messageId: "default-1" });
+    expect(
+      await outbound.sendText({ chat: { kind: "direct", id: "1" } }, "hi", {
+        signal: new AbortController().signal,
+        priority: "final",
+        format: "plain",
+        idempotencyKey: "k",
+      }),
+    ).toEqual({ messageId: "default-1" });
   });
 
   it("accepts the options to resolve with (as the gateway passes them)", async () => {
-    const plugins = await loadChannelPlugins({ paths: sb.paths, config: withFixtures("fakechat"), cwd: sb.project, hostPackageJson: sb.hostPackageJson, cache: false });
+    const plugins = await loadChannelPlugins({
+      paths: sb.paths,
+      config: withFixtures("fakechat"),
+      cwd: sb.project,
+      hostPackageJson: sb.hostPackageJson,
+      cache: false,
+    });
     expect(plugins.map((p) => p.id)).toEqual(["fakechat"]);
   });
 
@@ -48,12 +61,17 @@ describe("loading plugins", () => {
     expect(message).toContain("0.1.0");
     expect(message).not.toContain("must never be imported");
     // Turned off, the refusal goes away and the other plugin loads.
-    const off = await resolve({ plugins: { ...withFixtures("fakechat", "futurechat").plugins, entries: { futurechat: { enabled: false } } } });
+    const off = await resolve({
+      plugins: { ...withFixtures("fakechat", "futurechat").plugins, entries: { futurechat: { enabled: false } } },
+    });
     expect((await loadChannelPlugins(off)).map((p) => p.id)).toEqual(["fakechat"]);
   });
 
   it("falls back to entry when there is no configEntry", async () => {
-    const dir = writePackage(path.join(sb.root, "noconfig"), { name: "noconfig", plugin: { ...pluginBlock("fakechat"), entry: "./index.js" } });
+    const dir = writePackage(path.join(sb.root, "noconfig"), {
+      name: "noconfig",
+      plugin: { ...pluginBlock("fakechat"), entry: "./index.js" },
+    });
     writeFileSync(path.join(dir, "index.js"), `export { default } from ${JSON.stringify(path.join(fixture("fakechat"), "index.js"))};\n`);
     const defs = await loadChannelConfigDefinitions(await resolve({ plugins: { load: { paths: [dir] } } }));
     expect(defs.map((d) => d.id)).toEqual(["fakechat"]);
@@ -65,7 +83,9 @@ describe("loading plugins", () => {
       path.join(dir, "index.js"),
       'export default { id: "other", meta: { label: "Bad" }, capabilities: { chatTypes: [], edit: "yes" }, config: {}, start() {} };\n',
     );
-    const err = (await loadChannelPlugins(await resolve({ plugins: { load: { paths: [dir] } } })).catch((e: unknown) => e)) as PluginLoadError;
+    const err = (await loadChannelPlugins(await resolve({ plugins: { load: { paths: [dir] } } })).catch(
+      (e: unknown) => e,
+    )) as PluginLoadError;
     expect(err).toBeInstanceOf(PluginLoadError);
     expect(err.problems).toHaveLength(1);
     const text = err.problems[0]!.message;
@@ -86,7 +106,9 @@ describe("loading plugins", () => {
   it("reports a module that fails to import, with the plugin named", async () => {
     const dir = writePackage(path.join(sb.root, "throws"), { name: "openclaw-throws", plugin: pluginBlock("throws") });
     writeFileSync(path.join(dir, "index.js"), 'throw new Error("kaboom");\n');
-    const err = (await loadChannelConfigDefinitions(await resolve({ plugins: { load: { paths: [dir] } } })).catch((e: unknown) => e)) as PluginLoadError;
+    const err = (await loadChannelConfigDefinitions(await resolve({ plugins: { load: { paths: [dir] } } })).catch(
+      (e: unknown) => e,
+    )) as PluginLoadError;
     expect(err.message).toContain('plugin "throws"');
     expect(err.message).toContain("kaboom");
     expect(err.message).toContain("openclaw plugins disable throws");
@@ -100,11 +122,19 @@ describe("config definitions from an installed plugin join validation and doctor
     const config = { channels: { fakechat: { streamMode: "off", fakeLiveTools: false, accounts: { b: { blockStreaming: true } } } } };
     const before = validateConfig(structuredClone(config), registry);
     expect(before.ok).toBe(false);
-    if (!before.ok) expect(before.problems.map((p) => p.path)).toEqual(["channels.fakechat.streamMode", "channels.fakechat.fakeLiveTools", "channels.fakechat.accounts.b.blockStreaming"]);
+    if (!before.ok)
+      expect(before.problems.map((p) => p.path)).toEqual([
+        "channels.fakechat.streamMode",
+        "channels.fakechat.fakeLiveTools",
+        "channels.fakechat.accounts.b.blockStreaming",
+      ]);
     const migrated = structuredClone(config);
     const outcome = registry.migrate(migrated);
     expect(outcome.changes).toContain("channels.fakechat.fakeLiveTools -> channels.fakechat.streaming.preview.toolProgress");
-    expect(migrated.channels.fakechat).toEqual({ streaming: { mode: "off", preview: { toolProgress: false } }, accounts: { b: { streaming: { block: { enabled: true } } } } });
+    expect(migrated.channels.fakechat).toEqual({
+      streaming: { mode: "off", preview: { toolProgress: false } },
+      accounts: { b: { streaming: { block: { enabled: true } } } },
+    });
     expect(validateConfig(migrated, registry).ok).toBe(true);
   });
 
@@ -126,9 +156,14 @@ describe("config definitions from an installed plugin join validation and doctor
     expect(unknown.problems[0]!.message).toContain('no channel named "fakechat"');
 
     // Turned off, its config is kept (not "unknown") and a warning says how to turn it on.
-    write({ plugins: { ...withFixtures("fakechat").plugins, entries: { fakechat: { enabled: false } } }, channels: { fakechat: { anything: 1 } } });
+    write({
+      plugins: { ...withFixtures("fakechat").plugins, entries: { fakechat: { enabled: false } } },
+      channels: { fakechat: { anything: 1 } },
+    });
     const off = await loadConfig(sb.paths, { cwd: sb.project });
-    expect(off.warnings).toEqual([expect.stringContaining("channels.fakechat is configured but its plugin \"fakechat\" (openclaw-fakechat) is turned off")]);
+    expect(off.warnings).toEqual([
+      expect.stringContaining('channels.fakechat is configured but its plugin "fakechat" (openclaw-fakechat) is turned off'),
+    ]);
     expect(off.warnings[0]).toContain("openclaw plugins enable fakechat");
   });
 
@@ -136,7 +171,7 @@ describe("config definitions from an installed plugin join validation and doctor
     writeFileSync(sb.paths.configPath, JSON.stringify(withFixtures("futurechat")));
     const err = (await loadConfig(sb.paths, { cwd: sb.project }).catch((e: unknown) => e)) as ConfigError;
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.message).toContain("plugins: plugin \"futurechat\"");
+    expect(err.message).toContain('plugins: plugin "futurechat"');
     expect(err.message).toContain("^9.0.0");
   });
 });

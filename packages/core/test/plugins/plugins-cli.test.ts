@@ -31,7 +31,8 @@ const listJson = async () => {
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as { plugins: Record<string, any>[]; problems: Record<string, any>[]; hostSdkVersion: string };
 };
-const installed = () => (existsSync(path.join(ext, "node_modules")) ? readdirSync(path.join(ext, "node_modules")).filter((n) => !n.startsWith(".")) : []);
+const installed = () =>
+  existsSync(path.join(ext, "node_modules")) ? readdirSync(path.join(ext, "node_modules")).filter((n) => !n.startsWith(".")) : [];
 
 describe("openclaw plugins install / list / enable / disable", () => {
   it("installs a local plugin folder into <stateDir>/extensions, links the host SDK, lists it, and round-trips enable/disable", async () => {
@@ -67,7 +68,11 @@ describe("openclaw plugins install / list / enable / disable", () => {
     const off = await cli("plugins", "disable", "fakechat");
     expect(off.code, off.stderr).toBe(0);
     expect(JSON5.parse(readFileSync(configPath, "utf8"))).toEqual({ plugins: { entries: { fakechat: { enabled: false } } } });
-    expect((await listJson()).plugins[0]).toMatchObject({ status: "disabled", active: false, disabledReason: "plugins.entries.fakechat.enabled is false" });
+    expect((await listJson()).plugins[0]).toMatchObject({
+      status: "disabled",
+      active: false,
+      disabledReason: "plugins.entries.fakechat.enabled is false",
+    });
     const text = await cli("plugins", "list");
     expect(text.stdout).toContain("fakechat  openclaw-fakechat@1.0.0  [extensions]  disabled (plugins.entries.fakechat.enabled is false)");
 
@@ -83,7 +88,9 @@ describe("openclaw plugins install / list / enable / disable", () => {
   it("installs from a tarball", async () => {
     const packDir = path.join(home, "pack");
     mkdirSync(packDir);
-    execFileSync("npm", ["pack", fixture("fakechat"), "--pack-destination", packDir, "--offline", "--silent"], { env: { ...process.env, ...env } });
+    execFileSync("npm", ["pack", fixture("fakechat"), "--pack-destination", packDir, "--offline", "--silent"], {
+      env: { ...process.env, ...env },
+    });
     const tarball = path.join(packDir, "openclaw-fakechat-1.0.0.tgz");
     const install = await cli("plugins", "install", tarball);
     expect(install.code, install.stderr).toBe(0);
@@ -123,7 +130,10 @@ describe("openclaw plugins install / list / enable / disable", () => {
   it("lists a plugin found in the project's dependencies (run from inside the project)", async () => {
     const project = path.join(home, "project");
     mkdirSync(path.join(project, "node_modules"), { recursive: true });
-    writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "p", private: true, dependencies: { "openclaw-fakechat": "1.0.0" } }));
+    writeFileSync(
+      path.join(project, "package.json"),
+      JSON.stringify({ name: "p", private: true, dependencies: { "openclaw-fakechat": "1.0.0" } }),
+    );
     installFixtureCopy(path.join(project, "node_modules"), "fakechat", "openclaw-fakechat");
     const r = await runCli(["plugins", "list", "--json"], { home, env, cwd: path.join(project) });
     expect(r.code, r.stderr).toBe(0);
@@ -144,7 +154,9 @@ describe("installed plugins in config validate and doctor", () => {
 
     const fix = await cli("doctor", "--fix", "--non-interactive");
     expect(fix.stdout).toContain("channels.fakechat.fakeLiveTools -> channels.fakechat.streaming.preview.toolProgress");
-    expect(JSON5.parse(readFileSync(configPath, "utf8")).channels).toEqual({ fakechat: { streaming: { mode: "off", preview: { toolProgress: false } } } });
+    expect(JSON5.parse(readFileSync(configPath, "utf8")).channels).toEqual({
+      fakechat: { streaming: { mode: "off", preview: { toolProgress: false } } },
+    });
 
     const good = await cli("config", "validate");
     expect(good.code, good.stderr).toBe(0);
@@ -153,7 +165,9 @@ describe("installed plugins in config validate and doctor", () => {
     writeFileSync(configPath, "{ channels: { fakechat: { tokn: 'x', streaming: { mode: 'progress' } } } }\n");
     const mode = await cli("config", "validate");
     expect(mode.code).toBe(1);
-    expect(mode.stderr).toContain('channels.fakechat.streaming.mode: the string "progress" is not allowed. Fix: use one of: "off", "partial".');
+    expect(mode.stderr).toContain(
+      'channels.fakechat.streaming.mode: the string "progress" is not allowed. Fix: use one of: "off", "partial".',
+    );
     expect(mode.stderr).toContain('channels.fakechat.tokn: unknown key. Fix: did you mean "token"?');
 
     const set = await cli("config", "set", "channels.fakechat.token", "abc");

@@ -76,7 +76,9 @@ export function useQueueHarness() {
     const result = validateConfig(
       {
         agents: { defaults: { model: "local/fake-model", workspace: path.join(stateDir, "ws") } },
-        models: { providers: { local: { api: "openai-completions", baseUrl: fake!.baseUrl, apiKey: "k", models: [{ id: "fake-model" }] } } },
+        models: {
+          providers: { local: { api: "openai-completions", baseUrl: fake!.baseUrl, apiKey: "k", models: [{ id: "fake-model" }] } },
+        },
         ...raw,
       },
       createConfigRegistry(),

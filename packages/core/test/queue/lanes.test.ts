@@ -11,10 +11,13 @@ describe("lanes", () => {
   it("maxConcurrent 1 runs two sessions one after the other, and logs a long wait", async () => {
     h.fake.enqueue([{ text: "a" }, { delayMs: 50 }, { text: "a" }]);
     const notices: string[] = [];
-    const { q } = h.setup({ agents: { defaults: { model: "local/fake-model", workspace: path.join(h.stateDir, "ws"), maxConcurrent: 1 } } }, {
-      waitNoticeMs: 0,
-      logger: { warn: (m) => notices.push(m) },
-    });
+    const { q } = h.setup(
+      { agents: { defaults: { model: "local/fake-model", workspace: path.join(h.stateDir, "ws"), maxConcurrent: 1 } } },
+      {
+        waitNoticeMs: 0,
+        logger: { warn: (m) => notices.push(m) },
+      },
+    );
     expect(q.maxConcurrent).toBe(1);
     const log: string[] = [];
     const tag = (name: string) => (e: AgentEvent) => {

@@ -10,10 +10,7 @@ const h = useQueueHarness();
 describe("steer (default)", () => {
   it("delivers a mid-run message after every tool call of the batch, before the next model call", async () => {
     h.fake.enqueue(
-      [
-        { toolCall: { name: "gate", arguments: { id: "one" } } },
-        { toolCall: { name: "gate", arguments: { id: "two" } } },
-      ],
+      [{ toolCall: { name: "gate", arguments: { id: "one" } } }, { toolCall: { name: "gate", arguments: { id: "two" } } }],
       [{ text: "both gates passed, and I will be brief" }],
     );
     const { q } = h.setup();
@@ -43,7 +40,9 @@ describe("steer (default)", () => {
 
     // The transcript is append-only and every tool call is paired with its result.
     const reader = openAgentStoreReadOnly({ stateDir: h.stateDir, agentId: "main" })!;
-    const roles = reader.readEvents(ran.result.sessionId).map((e) => (e.event as { message?: { role: string } }).message?.role ?? "session");
+    const roles = reader
+      .readEvents(ran.result.sessionId)
+      .map((e) => (e.event as { message?: { role: string } }).message?.role ?? "session");
     reader.close();
     expect(roles).toEqual(["session", "user", "assistant", "toolResult", "toolResult", "user", "assistant"]);
   });
@@ -131,7 +130,10 @@ describe("followup and collect", () => {
     const { q } = h.setup({ messages: { queue: { mode: "followup", byChannel: { telegram: "collect" } } } });
     expect(q.settings(SESSION, "telegram")).toMatchObject({ mode: "collect", modeSource: "channel" });
     expect(q.settings("agent:main:matrix:direct:1", "matrix")).toMatchObject({ mode: "followup", modeSource: "config" });
-    const set = expectKind(await q.submit({ sessionKey: SESSION, channel: "telegram", text: "/queue interrupt debounce:1s cap:5 drop:old" }), "command");
+    const set = expectKind(
+      await q.submit({ sessionKey: SESSION, channel: "telegram", text: "/queue interrupt debounce:1s cap:5 drop:old" }),
+      "command",
+    );
     expect(set.settings).toMatchObject({ mode: "interrupt", modeSource: "session", debounceMs: 1000, cap: 5, drop: "old" });
     expect(set.reply).toContain("interrupt");
     // Other sessions keep their settings.
@@ -178,7 +180,8 @@ describe("cap and drop", () => {
     const { q } = h.setup({ messages: { queue: { mode: "followup", debounceMs: 0, cap: 2, drop } } });
     const outcomes: Array<Promise<SubmitOutcome>> = [];
     const onEvent = onFirst("text_delta", () => {
-      for (const text of ["m1 is a fairly long message with many words in it", "m2", "m3", "m4"]) outcomes.push(q.submit({ sessionKey: SESSION, text }));
+      for (const text of ["m1 is a fairly long message with many words in it", "m2", "m3", "m4"])
+        outcomes.push(q.submit({ sessionKey: SESSION, text }));
     });
     await q.submit({ sessionKey: SESSION, text: "start", onEvent });
     const settled = await Promise.all(outcomes);
@@ -210,4 +213,3 @@ describe("cap and drop", () => {
     ]);
   });
 });
-

@@ -39,7 +39,11 @@ async function boot(telegram: Record<string, unknown> = {}, extra: Record<string
 }
 
 /** What the user sees in the chat: the bot's messages, current text, oldest first. */
-const visible = (chatId: number) => tg.chat(chatId).filter((m) => m.from?.id === tg.botUser.id).map((m) => m.text ?? "");
+const visible = (chatId: number) =>
+  tg
+    .chat(chatId)
+    .filter((m) => m.from?.id === tg.botUser.id)
+    .map((m) => m.text ?? "");
 
 beforeEach(async () => {
   home = mkdtempSync(path.join(tmpdir(), "openclaw-tg-e2e-"));
@@ -92,7 +96,20 @@ describe("Telegram through the gateway", () => {
     await tg.waitFor(() => visible(OWNER.id).join("\n").includes("Paragraph 19"), 20_000);
     await new Promise((r) => setTimeout(r, 300));
     const seen = visible(OWNER.id);
-    if (process.env.DEBUG_TG) console.log(JSON.stringify(tg.calls.filter((c) => c.method !== "getUpdates").map((c) => [c.method, c.ok, String(c.params.text ?? "").length, c.params.message_id, c.response && !c.response.ok ? c.response.description : ""])));
+    if (process.env.DEBUG_TG)
+      console.log(
+        JSON.stringify(
+          tg.calls
+            .filter((c) => c.method !== "getUpdates")
+            .map((c) => [
+              c.method,
+              c.ok,
+              String(c.params.text ?? "").length,
+              c.params.message_id,
+              c.response && !c.response.ok ? c.response.description : "",
+            ]),
+        ),
+      );
     const joined = seen.join("\n\n").replace(/\s+/g, " ").trim();
     expect(joined).toBe(reply.replace(/\s+/g, " ").trim());
     for (let i = 0; i < 20; i++) expect(joined.split(`Paragraph ${i}:`).length - 1).toBe(1);
@@ -101,10 +118,7 @@ describe("Telegram through the gateway", () => {
 
   it("a multi-block turn with block replies off sends the answer once (reference #82329)", async () => {
     await boot({ streaming: { mode: "off" } });
-    llm.enqueue(
-      [{ text: "First I will look." }, { toolCall: { name: "session_status", arguments: {} } }],
-      [{ text: "The answer is 42." }],
-    );
+    llm.enqueue([{ text: "First I will look." }, { toolCall: { name: "session_status", arguments: {} } }], [{ text: "The answer is 42." }]);
     tg.sendUserMessage({ chat: dm(OWNER), from: OWNER, text: "what is it" });
     await tg.waitFor(() => visible(OWNER.id).includes("The answer is 42."), 15_000);
     await new Promise((r) => setTimeout(r, 300));
@@ -116,7 +130,7 @@ describe("Telegram through the gateway", () => {
     const reply = "A reply that takes a while to stream while Telegram keeps saying slow down. ".repeat(5).trim();
     llm.enqueue([{ text: reply.slice(0, 120) }, { delayMs: 400 }, { text: reply.slice(120) }]);
     tg.sendUserMessage({ chat: dm(OWNER), from: OWNER, text: "go" });
-    await tg.waitFor(() => tg.calls.some((c) => c.method === "sendMessage" && c.params.chat_id == OWNER.id), 10_000);
+    await tg.waitFor(() => tg.calls.some((c) => c.method === "sendMessage" && c.params.chat_id === OWNER.id), 10_000);
     tg.inject429({ method: "editMessageText", count: 3, retryAfter: 1 });
     await tg.waitFor(() => visible(OWNER.id).includes(reply), 20_000);
     await new Promise((r) => setTimeout(r, 1500));

@@ -11,7 +11,10 @@ export class RateLimitedError extends Error {
 
 /** A send that will fail the same way again (bad chat id, blocked by the user): do not retry. */
 export class PermanentSendError extends Error {
-  constructor(message: string, readonly code?: string) {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
     super(message);
     this.name = "PermanentSendError";
   }

@@ -25,12 +25,12 @@ export const senderListSchema = z.array(z.union([z.string().min(1), z.number()])
 /** Settings of one group (or `"*"`, the defaults for every group). */
 export const groupSettingsShape = {
   enabled: z.boolean().optional().describe("Set false to ignore this group (default true)."),
-  requireMention: z
-    .boolean()
-    .optional()
-    .describe("Only answer when the bot is mentioned or replied to (default true)."),
+  requireMention: z.boolean().optional().describe("Only answer when the bot is mentioned or replied to (default true)."),
   allowFrom: senderListSchema.optional().describe("Senders allowed in this group (default: groupAllowFrom)."),
-  systemPrompt: z.string().optional().describe("Extra instructions added to the system prompt for messages from this group (a topic's own systemPrompt wins)."),
+  systemPrompt: z
+    .string()
+    .optional()
+    .describe("Extra instructions added to the system prompt for messages from this group (a topic's own systemPrompt wins)."),
 };
 
 /** The access and delivery keys every channel has, at its root and in each account. */
@@ -71,13 +71,15 @@ function checkAccess(entry: Record<string, unknown>, inherited: Record<string, u
     if (dmPolicy === "open" && !(allowFrom ?? []).includes("*")) {
       issues.push({
         path: ["dmPolicy"],
-        message: 'dmPolicy "open" lets anyone talk to the agent and therefore requires allowFrom to contain "*"; add allowFrom: ["*"] or use "pairing"',
+        message:
+          'dmPolicy "open" lets anyone talk to the agent and therefore requires allowFrom to contain "*"; add allowFrom: ["*"] or use "pairing"',
       });
     }
     if (dmPolicy === "allowlist" && (allowFrom ?? []).length === 0) {
       issues.push({
         path: ["dmPolicy"],
-        message: 'dmPolicy "allowlist" with an empty allowFrom would ignore everyone; list the allowed sender ids in allowFrom or use "pairing"',
+        message:
+          'dmPolicy "allowlist" with an empty allowFrom would ignore everyone; list the allowed sender ids in allowFrom or use "pairing"',
       });
     }
   }
@@ -100,7 +102,10 @@ export function channelConfigSchema<S extends z.ZodType, A extends z.ZodRawShape
   groupSettings?: z.ZodType;
   description: string;
 }) {
-  const common = channelCommonShape({ textChunkLimit: options.textChunkLimit, ...(options.groupSettings ? { groupSettings: options.groupSettings } : {}) });
+  const common = channelCommonShape({
+    textChunkLimit: options.textChunkLimit,
+    ...(options.groupSettings ? { groupSettings: options.groupSettings } : {}),
+  });
   const accountShape = { ...common, ...options.shared, streaming: options.streaming.optional() };
   const account = z.strictObject(accountShape).describe("Overrides for one account; unset keys inherit the channel's root value.");
   return z

@@ -27,11 +27,7 @@ export const blockCoalesceSchema = z
       .positive()
       .optional()
       .describe("Never merge past this many characters (default and upper bound: the channel's textChunkLimit)."),
-    idleMs: z
-      .int()
-      .min(0)
-      .optional()
-      .describe("Send what is pending after this many milliseconds without new text (default 1000)."),
+    idleMs: z.int().min(0).optional().describe("Send what is pending after this many milliseconds without new text (default 1000)."),
   })
   .describe("Coalescing of streamed blocks: merges small blocks so a chat is not spammed with one-liners.");
 
@@ -53,7 +49,11 @@ export const streamingBlockSchema = z
 /** Soft chunking of a rotating preview (`mode: "block"`). */
 export const previewChunkSchema = z
   .strictObject({
-    minChars: z.int().positive().optional().describe("The first preview message waits for this many characters (default 30 in partial mode, 200 in block mode)."),
+    minChars: z
+      .int()
+      .positive()
+      .optional()
+      .describe("The first preview message waits for this many characters (default 30 in partial mode, 200 in block mode)."),
     maxChars: z
       .int()
       .positive()
@@ -62,7 +62,9 @@ export const previewChunkSchema = z
     breakPreference: z
       .enum(["paragraph", "newline", "sentence"])
       .optional()
-      .describe('Accepted for compatibility with older configs: a rotating preview always breaks at the best point it finds (paragraph, then newline, sentence, whitespace).'),
+      .describe(
+        "Accepted for compatibility with older configs: a rotating preview always breaks at the best point it finds (paragraph, then newline, sentence, whitespace).",
+      ),
   })
   .describe("Chunk bounds of a rotating preview.");
 
@@ -73,7 +75,9 @@ export const previewOptionsSchema = z
     toolProgress: z
       .boolean()
       .optional()
-      .describe("While tools run, show them (\"⏳ exec…\") under the preview text; the line goes away when the reply continues (default true)."),
+      .describe(
+        'While tools run, show them ("⏳ exec…") under the preview text; the line goes away when the reply continues (default true).',
+      ),
   })
   .describe("Live preview options.");
 
@@ -89,7 +93,7 @@ export const progressOptionsSchema = z
     maxLineChars: z.int().positive().optional().describe("Longest activity line before it is cut (default 120)."),
     toolProgress: z.boolean().optional().describe("List tool calls in the draft (default true)."),
   })
-  .describe("Progress draft options (mode \"progress\").");
+  .describe('Progress draft options (mode "progress").');
 
 /** The preview modes every preview-capable channel understands. */
 export const PREVIEW_MODES = ["off", "partial", "block", "progress"] as const;
@@ -115,15 +119,10 @@ export function previewStreamingSchema<
   E extends z.ZodRawShape = Record<never, never>,
 >(options: { modes: M; defaultMode: M[number]; extra?: E; previewChunk?: boolean }) {
   const modeDocs = options.modes.map((m) => `"${m}": ${MODE_HELP[m] ?? m}`).join("; ");
-  const preview = options.previewChunk === false
-    ? previewOptionsSchema.omit({ chunk: true })
-    : previewOptionsSchema;
+  const preview = options.previewChunk === false ? previewOptionsSchema.omit({ chunk: true }) : previewOptionsSchema;
   return z
     .strictObject({
-      mode: z
-        .enum(options.modes)
-        .optional()
-        .describe(`Live preview mode (default "${options.defaultMode}"). ${modeDocs}.`),
+      mode: z.enum(options.modes).optional().describe(`Live preview mode (default "${options.defaultMode}"). ${modeDocs}.`),
       chunkMode: chunkModeSchema.optional(),
       preview: preview.optional(),
       progress: progressOptionsSchema.optional(),

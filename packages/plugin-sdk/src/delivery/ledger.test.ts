@@ -50,9 +50,18 @@ describe("deliverFinal", () => {
       complete: ledger.complete.bind(ledger),
     };
     const send = async (_: string, index: number) => ({ messageId: `x${index}` });
-    await deliverFinal({ ledger: spy, key: "a", chunks: ["one"], send, info: { channel: "telegram", target: { chat: { kind: "direct", id: "42" } } } });
+    await deliverFinal({
+      ledger: spy,
+      key: "a",
+      chunks: ["one"],
+      send,
+      info: { channel: "telegram", target: { chat: { kind: "direct", id: "42" } } },
+    });
     const b = await deliverFinal({ ledger: spy, key: "b", chunks: ["two", "three"], send });
     expect(b.messageIds).toEqual(["x0", "x1"]);
-    expect(infos).toEqual([{ channel: "telegram", target: { chat: { kind: "direct", id: "42" } }, chunks: ["one"] }, { chunks: ["two", "three"] }]);
+    expect(infos).toEqual([
+      { channel: "telegram", target: { chat: { kind: "direct", id: "42" } }, chunks: ["one"] },
+      { chunks: ["two", "three"] },
+    ]);
   });
 });

@@ -87,7 +87,13 @@ describe("PreviewController (property)", () => {
       .array(fc.constantFrom("const a = 1;", "  return value;", "if (x) {", "}", "// note", ""), { minLength: 1, maxLength: 120 })
       .map((lines) => `\n\`\`\`ts\n${lines.join("\n")}\n\`\`\`\n`);
     const withCode = fc
-      .array(fc.oneof(replyText.map((t) => t.slice(0, 400)), codeBlock), { minLength: 1, maxLength: 8 })
+      .array(
+        fc.oneof(
+          replyText.map((t) => t.slice(0, 400)),
+          codeBlock,
+        ),
+        { minLength: 1, maxLength: 8 },
+      )
       .map((parts) => parts.join("\n"));
     await fc.assert(
       fc.asyncProperty(withCode, fc.integer({ min: 80, max: 600 }), fc.integer({ min: 20, max: 300 }), async (text, limit, step) => {

@@ -7,14 +7,12 @@ function setup(options: ConstructorParameters<typeof SendBudget>[0] = {}) {
   const clock = new FakeClock();
   const budget = new SendBudget({ clock, ...options });
   const log: Array<{ label: string; at: number }> = [];
-  const send =
-    (label: string, fail?: () => Error | undefined) =>
-    async (): Promise<string> => {
-      log.push({ label, at: clock.now() });
-      const error = fail?.();
-      if (error !== undefined) throw error;
-      return label;
-    };
+  const send = (label: string, fail?: () => Error | undefined) => async (): Promise<string> => {
+    log.push({ label, at: clock.now() });
+    const error = fail?.();
+    if (error !== undefined) throw error;
+    return label;
+  };
   return { clock, budget, log, send, t0: clock.now() };
 }
 
@@ -35,7 +33,11 @@ describe("SendBudget", () => {
   it("keeps strict FIFO between blocks and the final of a chat, across a 429 on the block", async () => {
     const { clock, budget, log, send, t0 } = setup();
     let first = true;
-    const block = budget.run("chat", "block", send("block", () => (first ? ((first = false), new RateLimitedError("429", 2000)) : undefined)));
+    const block = budget.run(
+      "chat",
+      "block",
+      send("block", () => (first ? ((first = false), new RateLimitedError("429", 2000)) : undefined)),
+    );
     const final = budget.run("chat", "final", send("final"));
     await clock.run(Promise.all([block, final]));
     expect(log.map((e) => `${e.label}@${e.at - t0}`)).toEqual(["block@0", "block@2000", "final@3000"]);
@@ -44,7 +46,11 @@ describe("SendBudget", () => {
   it("pauses the chat for retry_after and drops previews and typing meanwhile", async () => {
     const { clock, budget, log, send } = setup();
     let first = true;
-    const final = budget.run("chat", "final", send("final", () => (first ? ((first = false), new RateLimitedError("429", 5000)) : undefined)));
+    const final = budget.run(
+      "chat",
+      "final",
+      send("final", () => (first ? ((first = false), new RateLimitedError("429", 5000)) : undefined)),
+    );
     await clock.advance(10);
     expect(budget.isPaused("chat")).toBe(true);
     expect(await budget.run("chat", "preview", send("preview"))).toEqual({ status: "dropped", reason: "pressure" });
@@ -91,7 +97,11 @@ describe("SendBudget", () => {
 
   it("never retries a PermanentSendError", async () => {
     const { clock, budget, log, send } = setup();
-    const result = budget.run("chat", "final", send("final", () => new PermanentSendError("chat not found")));
+    const result = budget.run(
+      "chat",
+      "final",
+      send("final", () => new PermanentSendError("chat not found")),
+    );
     await expect(clock.run(result)).rejects.toBeInstanceOf(PermanentSendError);
     expect(log).toHaveLength(1);
   });
@@ -99,7 +109,13 @@ describe("SendBudget", () => {
   it("retries network errors of finals with backoff, up to 3 times", async () => {
     const { clock, budget, log, send, t0 } = setup({ transientBackoffMs: 500 });
     let failures = 2;
-    const ok = await clock.run(budget.run("chat", "final", send("final", () => (failures-- > 0 ? networkError() : undefined))));
+    const ok = await clock.run(
+      budget.run(
+        "chat",
+        "final",
+        send("final", () => (failures-- > 0 ? networkError() : undefined)),
+      ),
+    );
     expect(ok).toEqual({ status: "sent", value: "final" });
     expect(log.map((e) => e.at - t0)).toEqual([0, 500, 1500]);
 
@@ -113,7 +129,11 @@ describe("SendBudget", () => {
 
   it("gives up on a final after 8 rate-limit answers with a clear error", async () => {
     const { clock, budget, log, send } = setup();
-    const result = budget.run("chat", "final", send("final", () => new RateLimitedError("429", 1000)));
+    const result = budget.run(
+      "chat",
+      "final",
+      send("final", () => new RateLimitedError("429", 1000)),
+    );
     const error = await clock.run(result).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SendRetriesExhaustedError);
     expect((error as Error).message).toMatch(/gave up after 8 rate-limit answers .* chat chat/);

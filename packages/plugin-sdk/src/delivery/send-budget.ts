@@ -149,12 +149,7 @@ export class SendBudget {
    * Resolves `{status:"sent", value}` or `{status:"dropped", reason}`; rejects with the send's
    * own error when it is not retried, or `SendRetriesExhaustedError` after too many 429s.
    */
-  run<T>(
-    chatKey: string,
-    priority: SendPriority,
-    send: () => Promise<T>,
-    options: BudgetRunOptions = {},
-  ): Promise<BudgetResult<T>> {
+  run<T>(chatKey: string, priority: SendPriority, send: () => Promise<T>, options: BudgetRunOptions = {}): Promise<BudgetResult<T>> {
     const signal = options.signal;
     if (signal?.aborted) return Promise.resolve(ABORTED);
     const now = this.#clock.now();
@@ -321,11 +316,14 @@ export class SendBudget {
     if (wake === Number.POSITIVE_INFINITY || wake >= this.#timerAt) return;
     if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
     this.#timerAt = wake;
-    this.#timer = this.#clock.setTimeout(() => {
-      this.#timer = undefined;
-      this.#timerAt = Number.POSITIVE_INFINITY;
-      this.#pump();
-    }, Math.max(0, wake - now));
+    this.#timer = this.#clock.setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#timerAt = Number.POSITIVE_INFINITY;
+        this.#pump();
+      },
+      Math.max(0, wake - now),
+    );
   }
 
   #start(chat: ChatState, job: Job): void {

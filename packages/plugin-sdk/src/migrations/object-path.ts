@@ -34,7 +34,7 @@ export function getPath(root: unknown, path: readonly string[]): unknown {
 export function hasPath(root: unknown, path: readonly string[]): boolean {
   if (path.length === 0) return true;
   const parent = getPath(root, path.slice(0, -1));
-  return isPlainObject(parent) && Object.prototype.hasOwnProperty.call(parent, path[path.length - 1]!);
+  return isPlainObject(parent) && Object.hasOwn(parent, path[path.length - 1]!);
 }
 
 /** Sets a value, creating intermediate objects. Returns false when a non-object is in the way. */
@@ -61,7 +61,7 @@ export function deletePath(root: ConfigObject, path: readonly string[]): boolean
   const parent = getPath(root, path.slice(0, -1));
   if (!isPlainObject(parent)) return false;
   const key = path[path.length - 1]!;
-  if (!Object.prototype.hasOwnProperty.call(parent, key)) return false;
+  if (!Object.hasOwn(parent, key)) return false;
   delete parent[key];
   return true;
 }

@@ -42,8 +42,7 @@ export interface NestedRename {
 
 const isBoolean = (v: unknown) => (typeof v === "boolean" ? undefined : "expected true or false");
 const isObjectValue = (v: unknown) => (isPlainObject(v) ? undefined : "expected an object");
-const isChunkMode = (v: unknown) =>
-  v === "length" || v === "newline" ? undefined : 'expected "length" or "newline"';
+const isChunkMode = (v: unknown) => (v === "length" || v === "newline" ? undefined : 'expected "length" or "newline"');
 
 /** The flat keys every channel with block replies retired. */
 export const STANDARD_FLAT_KEYS: readonly FlatKeyMove[] = [
@@ -55,7 +54,7 @@ export const STANDARD_FLAT_KEYS: readonly FlatKeyMove[] = [
 /** Telegram's `draftChunk` -> `streaming.preview.chunk`. */
 export const DRAFT_CHUNK_KEY: FlatKeyMove = { key: "draftChunk", to: ["preview", "chunk"], check: isObjectValue };
 
-const own = (o: ConfigObject, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: ConfigObject, k: string) => Object.hasOwn(o, k);
 const show = (v: unknown) => JSON.stringify(v);
 
 /** The entries a channel rule visits: the channel root, then each account. */
@@ -166,9 +165,7 @@ function migrateEntry(entry: ConfigObject, path: string[], spec: StreamingAliasS
       if (s && spec.trueExtras) extras = spec.trueExtras;
     } else if (s !== undefined && !isPlainObject(s)) {
       decided = false;
-      problems.push(
-        `${p("streaming")} has the invalid value ${show(s)}; expected an object such as { mode: "${modes[1] ?? modes[0]}" }.`,
-      );
+      problems.push(`${p("streaming")} has the invalid value ${show(s)}; expected an object such as { mode: "${modes[1] ?? modes[0]}" }.`);
     }
     if (decided) {
       if (mode !== undefined) {
@@ -217,7 +214,9 @@ function migrateEntry(entry: ConfigObject, path: string[], spec: StreamingAliasS
     }
     const error = move.check?.(value);
     if (error) {
-      problems.push(`${p(move.key)} has the invalid value ${show(value)} (${error}); set ${p("streaming", ...move.to)} yourself and remove ${p(move.key)}.`);
+      problems.push(
+        `${p(move.key)} has the invalid value ${show(value)} (${error}); set ${p("streaming", ...move.to)} yourself and remove ${p(move.key)}.`,
+      );
       continue;
     }
     if (parent === undefined) {
@@ -247,7 +246,9 @@ function migrateEntry(entry: ConfigObject, path: string[], spec: StreamingAliasS
       }
       const error = r.check?.(nested[r.from]);
       if (error) {
-        problems.push(`${p("streaming", r.from)} has the invalid value ${show(nested[r.from])} (${error}); set ${p("streaming", r.to)} yourself.`);
+        problems.push(
+          `${p("streaming", r.from)} has the invalid value ${show(nested[r.from])} (${error}); set ${p("streaming", r.to)} yourself.`,
+        );
         continue;
       }
       nested[r.to] = nested[r.from];
@@ -283,4 +284,3 @@ export function defineStreamingAliasMigration(spec: StreamingAliasSpec): LegacyK
     },
   };
 }
-

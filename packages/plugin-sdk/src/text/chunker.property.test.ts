@@ -83,9 +83,14 @@ describe("BlockChunker properties over random Markdown in random deltas", () => 
 describe("chunkText properties", () => {
   it("every message fits, is balanced and the messages spell the text, in both modes", () => {
     fc.assert(
-      fc.property(markdownArb, fc.integer({ min: 40, max: 600 }), fc.constantFrom<ChunkMode>("length", "newline"), (text, maxChars, mode) => {
-        expectWellFormed(text, chunkText(text, { maxChars, mode }), maxChars);
-      }),
+      fc.property(
+        markdownArb,
+        fc.integer({ min: 40, max: 600 }),
+        fc.constantFrom<ChunkMode>("length", "newline"),
+        (text, maxChars, mode) => {
+          expectWellFormed(text, chunkText(text, { maxChars, mode }), maxChars);
+        },
+      ),
       runs,
     );
   });

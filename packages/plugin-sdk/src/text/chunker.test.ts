@@ -155,7 +155,14 @@ describe("BlockChunker code fences", () => {
     // Whole lines stay together where a line end fits.
     expect(out[0]).toBe("~~~~python\nline 0;\nline 1;\nline 2;\nline 3;\n~~~~");
     expect(out.at(-1)).toBe("after");
-    const body = out.map((c) => c.split("\n").filter((l) => !l.startsWith("~~~~")).join("\n")).join("\n");
+    const body = out
+      .map((c) =>
+        c
+          .split("\n")
+          .filter((l) => !l.startsWith("~~~~"))
+          .join("\n"),
+      )
+      .join("\n");
     expect(body).toBe(`${code}\nafter`);
   });
 

@@ -11,7 +11,7 @@ export const inboundToReply: ConformanceCase = {
     const text = "hello, is anyone there?";
     const message = await s.newDirectChat(text);
     assert.deepEqual(inboundProblems(message, s.plugin.id, s.accountId), [], "the InboundMessage is well-formed");
-    assert.equal(message.chat.kind, "direct", "a DM has chat.kind \"direct\"");
+    assert.equal(message.chat.kind, "direct", 'a DM has chat.kind "direct"');
     assert.equal(message.text, text);
     assert.match(message.sender.id, /\S/, "the sender has an id");
 
@@ -19,7 +19,11 @@ export const inboundToReply: ConformanceCase = {
     const ids = await deliverFinalText(s, { chat: message.chat, text: reply, budget: s.budget(), key: replyKey("inbound") });
     assert.equal(ids.length, 1, "a short reply is one message");
     const view = await s.view(message.chat.id);
-    assert.deepEqual(view.messages.map((m) => m.text.trim()), [reply], "the user sees the reply once");
+    assert.deepEqual(
+      view.messages.map((m) => m.text.trim()),
+      [reply],
+      "the user sees the reply once",
+    );
 
     if (s.capabilities.chatTypes.includes("group")) {
       const from = s.received.length;
@@ -45,9 +49,18 @@ export const longReplyChunked: ConformanceCase = {
     assert.equal(view.messages.length, ids.length, "every part the plugin reported sent is in the chat");
     assert.ok(view.messages.length >= 3, `a reply of ${text.length} characters needs at least 3 messages at ${s.textLimit}`);
     for (const m of view.messages) {
-      assert.ok(m.text.length <= s.capabilities.textLimit, `message ${m.messageId} has ${m.text.length} characters, above the limit ${s.capabilities.textLimit}`);
+      assert.ok(
+        m.text.length <= s.capabilities.textLimit,
+        `message ${m.messageId} has ${m.text.length} characters, above the limit ${s.capabilities.textLimit}`,
+      );
     }
-    assert.equal(reassemblyError(view.messages.map((m) => m.text), text), null);
+    assert.equal(
+      reassemblyError(
+        view.messages.map((m) => m.text),
+        text,
+      ),
+      null,
+    );
   },
 };
 

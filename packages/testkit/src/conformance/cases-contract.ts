@@ -15,8 +15,14 @@ export const contractShape: ConformanceCase = {
     assert.equal(plugin.config.id, plugin.id, "config.id is the plugin id");
     assert.equal(typeof plugin.config.packageName, "string", "config.packageName names the npm package");
     const parsed = plugin.config.schema.safeParse(s.harness.accountConfig);
-    assert.ok(parsed.success, `the harness's channels.${plugin.id} config passes the plugin's own schema: ${parsed.success ? "" : parsed.error.message}`);
-    assert.ok(["inherit", "explicit", "unless-off"].includes(plugin.config.streamingDefaults.blockReplies), "streamingDefaults.blockReplies is valid");
+    assert.ok(
+      parsed.success,
+      `the harness's channels.${plugin.id} config passes the plugin's own schema: ${parsed.success ? "" : parsed.error.message}`,
+    );
+    assert.ok(
+      ["inherit", "explicit", "unless-off"].includes(plugin.config.streamingDefaults.blockReplies),
+      "streamingDefaults.blockReplies is valid",
+    );
     assert.ok(plugin.listAccounts(s.harness.accountConfig, env).includes(s.accountId), "listAccounts lists the account");
 
     const caps = plugin.capabilities;
@@ -25,7 +31,11 @@ export const contractShape: ConformanceCase = {
     if (caps.editLimit !== undefined) assert.ok(caps.editLimit > 0, "capabilities.editLimit is positive");
     const o = s.outbound;
     assert.equal(typeof o.editText === "function", caps.edit, "capabilities.edit is true exactly when the outbound has editText");
-    assert.equal(typeof o.deleteMessage === "function", caps.delete, "capabilities.delete is true exactly when the outbound has deleteMessage");
+    assert.equal(
+      typeof o.deleteMessage === "function",
+      caps.delete,
+      "capabilities.delete is true exactly when the outbound has deleteMessage",
+    );
     assert.equal(typeof o.typing === "function", caps.typing, "capabilities.typing is true exactly when the outbound has typing");
     if (caps.media) assert.equal(typeof o.sendMedia, "function", "capabilities.media needs sendMedia");
     if (caps.nativeStream !== undefined) assert.equal(typeof o.openStream, "function", "capabilities.nativeStream needs openStream");
@@ -38,9 +48,15 @@ export const contractShape: ConformanceCase = {
       } catch (e) {
         error = e;
       }
-      assert.ok(error instanceof Error && error.name === "AccountConfigError", `resolveAccount throws AccountConfigError for brokenAccountConfig (got ${String(error)})`);
+      assert.ok(
+        error instanceof Error && error.name === "AccountConfigError",
+        `resolveAccount throws AccountConfigError for brokenAccountConfig (got ${String(error)})`,
+      );
       const path = (error as Error & { path?: unknown }).path;
-      assert.ok(typeof path === "string" && path.startsWith(`channels.${plugin.id}`), `the error's path names the config key (got ${String(path)})`);
+      assert.ok(
+        typeof path === "string" && path.startsWith(`channels.${plugin.id}`),
+        `the error's path names the config key (got ${String(path)})`,
+      );
       assert.ok((error as Error).message.includes(`channels.${plugin.id}`), "the message names the config key");
     }
   },
@@ -56,7 +72,10 @@ export const inboundInOrder: ConformanceCase = {
     const texts = ["second of three", "third of three"];
     for (const text of texts) await s.harness.platform.userSays({ senderId: user, text, kind: "direct" });
     await s.waitForInbound((m) => m.text === texts[1], "the third message", from);
-    const got = s.received.slice(from).filter((m) => m.chat.id === first.chat.id).map((m) => m.text);
+    const got = s.received
+      .slice(from)
+      .filter((m) => m.chat.id === first.chat.id)
+      .map((m) => m.text);
     assert.deepEqual(got, texts, "in order, once each");
     const ids = new Set([first.messageId, ...s.received.slice(from).map((m) => m.messageId)]);
     assert.equal(ids.size, 3, "every message has its own messageId");

@@ -8,7 +8,9 @@ import { prose, reassemblyError } from "./text.js";
 
 /** Successful final-priority sends and edits to `chatId` after `from`. */
 function finals(s: ConformanceSession, chatId: string, from: number) {
-  return s.calls.filter((c) => c.seq > from && c.chatId === chatId && c.priority === "final" && c.ok === true && (c.op === "send" || c.op === "edit"));
+  return s.calls.filter(
+    (c) => c.seq > from && c.chatId === chatId && c.priority === "final" && c.ok === true && (c.op === "send" || c.op === "edit"),
+  );
 }
 
 export const exactlyOneFinal: ConformanceCase = {
@@ -25,7 +27,10 @@ export const exactlyOneFinal: ConformanceCase = {
     const [a, b] = await Promise.all([preview.finalize(final), preview.finalize(final)]);
     assert.deepEqual(a, b);
     assert.equal(finals(s, chatId, from).length, 1, "one final send or edit");
-    assert.deepEqual((await s.view(chatId)).messages.map((m) => m.text.trim()), [final]);
+    assert.deepEqual(
+      (await s.view(chatId)).messages.map((m) => m.text.trim()),
+      [final],
+    );
 
     // A final in parts, cut short after its first part and retried with the same ledger.
     const second = await s.newDirectChat();
@@ -51,7 +56,14 @@ export const exactlyOneFinal: ConformanceCase = {
     assert.deepEqual(again, ids, "a delivery already complete sends nothing");
     const view = await s.view(second.chat.id);
     assert.equal(view.messages.length, ids.length);
-    assert.equal(reassemblyError(view.messages.map((m) => m.text), text), null, "every part is shown once, in order");
+    assert.equal(
+      reassemblyError(
+        view.messages.map((m) => m.text),
+        text,
+      ),
+      null,
+      "every part is shown once, in order",
+    );
   },
 };
 
@@ -77,7 +89,8 @@ export const rateLimitHonoured: ConformanceCase = {
     const calls = s.calls.filter((c) => c.seq > from && c.chatId === chatId);
     const limited = calls.filter((c) => c.ok === false);
     assert.ok(limited.length >= 1, "the platform's 429 reached the plugin");
-    for (const c of limited) assert.ok(isRateLimited(c.error), `a 429 must surface as RateLimitedError with retryAfterMs, got ${String(c.error)}`);
+    for (const c of limited)
+      assert.ok(isRateLimited(c.error), `a 429 must surface as RateLimitedError with retryAfterMs, got ${String(c.error)}`);
     assert.equal(finalized, undefined, "the final was delivered despite the 429s");
     for (const c of limited) {
       const resumeAt = c.endedAt! + (c.error as { retryAfterMs: number }).retryAfterMs;
@@ -89,7 +102,11 @@ export const rateLimitHonoured: ConformanceCase = {
     const afterFinal = calls.find((c) => c.seq > finalOps[0]!.seq && isPreviewOp(chatId)(c));
     assert.equal(afterFinal, undefined, "no preview edit after the final");
     const view = await s.view(chatId);
-    assert.deepEqual(view.messages.map((m) => m.text.trim()), [final], "one message with the final text");
+    assert.deepEqual(
+      view.messages.map((m) => m.text.trim()),
+      [final],
+      "one message with the final text",
+    );
 
     // A final-only reply in two parts through a 429.
     const second = await s.newDirectChat();
@@ -97,7 +114,14 @@ export const rateLimitHonoured: ConformanceCase = {
     await s.harness.platform.inject429(1, 300);
     await deliverFinalText(s, { chat: second.chat, text, budget: s.budget(), key: replyKey("429-final") });
     const secondView = await s.view(second.chat.id);
-    assert.equal(reassemblyError(secondView.messages.map((m) => m.text), text), null, "the final arrived complete, each part once");
+    assert.equal(
+      reassemblyError(
+        secondView.messages.map((m) => m.text),
+        text,
+      ),
+      null,
+      "the final arrived complete, each part once",
+    );
   },
 };
 

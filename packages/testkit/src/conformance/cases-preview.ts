@@ -48,7 +48,13 @@ export const rolloverWithoutRepeats: ConformanceCase = {
       const cap = m.edits > 0 ? limit : s.textLimit;
       assert.ok(m.text.length <= cap, `message ${m.messageId} has ${m.text.length} characters, above ${cap}`);
     }
-    assert.equal(reassemblyError(view.messages.map((m) => m.text), final), null);
+    assert.equal(
+      reassemblyError(
+        view.messages.map((m) => m.text),
+        final,
+      ),
+      null,
+    );
     assert.equal(view.deleted.length, 0, "nothing was deleted and sent again");
     for (const [id, versions] of versionsByMessage(s.calls, chatId)) {
       assert.deepEqual(nonPrefixVersions(versions), [], `message ${id} never took back text it had shown`);

@@ -18,7 +18,8 @@ runChannelConformance({
     const harness = loopbackConformanceHarness({ accountConfig: { name: "Conformance bot" } });
     const resolve = harness.plugin.resolveAccount.bind(harness.plugin);
     harness.plugin.resolveAccount = (cfg, id, env) => {
-      if (typeof cfg.name !== "string") throw new AccountConfigError("channels.loopback.name is not set; give the bot a name", "channels.loopback.name");
+      if (typeof cfg.name !== "string")
+        throw new AccountConfigError("channels.loopback.name is not set; give the bot a name", "channels.loopback.name");
       return resolve(cfg, id, env);
     };
     return { ...harness, brokenAccountConfig: {} };

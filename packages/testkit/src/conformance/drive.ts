@@ -25,7 +25,13 @@ export function chatKeyOf(chat: ChatRef): string {
 }
 
 /** A live preview of one reply into `chat`, paced at the channel's `minEditIntervalMs`. */
-export function openPreview(session: ConformanceSession, chat: ChatRef, budget: SendBudget, signal: AbortSignal, key: string): PreviewController {
+export function openPreview(
+  session: ConformanceSession,
+  chat: ChatRef,
+  budget: SendBudget,
+  signal: AbortSignal,
+  key: string,
+): PreviewController {
   return new PreviewController({
     outbound: session.outbound,
     target: { chat },
@@ -41,13 +47,20 @@ export function openPreview(session: ConformanceSession, chat: ChatRef, budget: 
 }
 
 /** Preview ops (sends and edits the preview made) to `chatId`. */
-export const isPreviewOp = (chatId: string) => (c: OutboundCallRecord) => c.chatId === chatId && c.priority === "preview" && (c.op === "send" || c.op === "edit");
+export const isPreviewOp = (chatId: string) => (c: OutboundCallRecord) =>
+  c.chatId === chatId && c.priority === "preview" && (c.op === "send" || c.op === "edit");
 
 /**
  * Feeds `text` to the preview and waits until the preview has made one more send or edit that the
  * platform accepted (or, with `acceptFailure`, refused).
  */
-export async function updateAndWait(session: ConformanceSession, preview: PreviewController, chatId: string, text: string, acceptFailure = false): Promise<OutboundCallRecord> {
+export async function updateAndWait(
+  session: ConformanceSession,
+  preview: PreviewController,
+  chatId: string,
+  text: string,
+  acceptFailure = false,
+): Promise<OutboundCallRecord> {
   const after = session.seq();
   preview.update(text);
   const previewOp = isPreviewOp(chatId);
@@ -60,7 +73,15 @@ export async function updateAndWait(session: ConformanceSession, preview: Previe
  */
 export async function deliverFinalText(
   session: ConformanceSession,
-  options: { chat: ChatRef; text: string; budget: SendBudget; key: string; ledger?: DeliveryLedger; signal?: AbortSignal; beforeSend?: (index: number) => void },
+  options: {
+    chat: ChatRef;
+    text: string;
+    budget: SendBudget;
+    key: string;
+    ledger?: DeliveryLedger;
+    signal?: AbortSignal;
+    beforeSend?: (index: number) => void;
+  },
 ): Promise<string[]> {
   const target: OutboundTarget = { chat: options.chat };
   const signal = options.signal ?? new AbortController().signal;
@@ -73,7 +94,13 @@ export async function deliverFinalText(
       const sent = await options.budget.run(
         chatKeyOf(options.chat),
         "final",
-        () => session.outbound.sendText(target, chunk, { signal, priority: "final", format: "plain", idempotencyKey: `${options.key}#${index}` }),
+        () =>
+          session.outbound.sendText(target, chunk, {
+            signal,
+            priority: "final",
+            format: "plain",
+            idempotencyKey: `${options.key}#${index}`,
+          }),
         { signal },
       );
       if (sent.status !== "sent") throw new Error(`the final part ${index} was dropped (${sent.reason})`);
@@ -85,7 +112,9 @@ export async function deliverFinalText(
 
 /** True for the SDK's RateLimitedError (also across two copies of the SDK). */
 export function isRateLimited(error: unknown): error is Error & { retryAfterMs: number } {
-  return error instanceof Error && error.name === "RateLimitedError" && typeof (error as { retryAfterMs?: unknown }).retryAfterMs === "number";
+  return (
+    error instanceof Error && error.name === "RateLimitedError" && typeof (error as { retryAfterMs?: unknown }).retryAfterMs === "number"
+  );
 }
 
 /** Resolves after `ms` (only where the property under test is time itself: pacing, silence after abort). */

@@ -128,7 +128,8 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
     account,
     signal: stopController.signal,
     async receive(message) {
-      for (const problem of inboundProblems(message, plugin.id, accountId)) problems.push(`received message ${JSON.stringify(message.messageId)}: ${problem}`);
+      for (const problem of inboundProblems(message, plugin.id, accountId))
+        problems.push(`received message ${JSON.stringify(message.messageId)}: ${problem}`);
       received.push(message);
       notify();
     },
@@ -163,8 +164,12 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
     rmSync(credentialsDir, { recursive: true, force: true });
   };
   try {
-    await waitUntil(() => (status.state === "connected" ? true : settled !== undefined ? true : undefined), 'the account to report status "connected"');
-    if (settled !== undefined) throw new Error(`conformance (${plugin.id}): start() ended before the account connected: ${problems.join("; ")}`);
+    await waitUntil(
+      () => (status.state === "connected" ? true : settled !== undefined ? true : undefined),
+      'the account to report status "connected"',
+    );
+    if (settled !== undefined)
+      throw new Error(`conformance (${plugin.id}): start() ended before the account connected: ${problems.join("; ")}`);
   } catch (error) {
     await cleanup();
     throw error;
@@ -215,12 +220,16 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
     },
     async stop() {
       stopController.abort(new Error("conformance run finished"));
-      const ended = await Promise.race([started.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), timeoutMs).unref())]);
+      const ended = await Promise.race([
+        started.then(() => true),
+        new Promise<false>((r) => setTimeout(() => r(false), timeoutMs).unref()),
+      ]);
       outboundController.abort(new Error("conformance run finished"));
       await harness.platform.close();
       rmSync(credentialsDir, { recursive: true, force: true });
       if (!ended) throw new Error(`conformance (${plugin.id}): start() did not resolve within ${timeoutMs} ms after its signal fired`);
-      if (settled?.ok === false) throw new Error(`conformance (${plugin.id}): start() rejected: ${String((settled.error as Error)?.message ?? settled.error)}`);
+      if (settled?.ok === false)
+        throw new Error(`conformance (${plugin.id}): start() rejected: ${String((settled.error as Error)?.message ?? settled.error)}`);
     },
   };
   return session;
@@ -228,7 +237,11 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
 
 /** Wraps every outbound method so each call is recorded with its timing and outcome. */
 function recordingOutbound(inner: ChannelOutbound, calls: OutboundCallRecord[], notify: () => void): ChannelOutbound {
-  const record = async <T>(entry: Omit<OutboundCallRecord, "seq" | "startedAt">, run: () => Promise<T>, idOf?: (value: T) => string): Promise<T> => {
+  const record = async <T>(
+    entry: Omit<OutboundCallRecord, "seq" | "startedAt">,
+    run: () => Promise<T>,
+    idOf?: (value: T) => string,
+  ): Promise<T> => {
     const call: OutboundCallRecord = { ...entry, seq: calls.length + 1, startedAt: Date.now() };
     calls.push(call);
     try {
@@ -248,15 +261,21 @@ function recordingOutbound(inner: ChannelOutbound, calls: OutboundCallRecord[], 
   };
   const outbound: ChannelOutbound = {
     sendText: (target, text, o) =>
-      record({ op: "send", chatId: target.chat.id, text, priority: o.priority }, () => inner.sendText(target, text, o), (v) => v.messageId),
+      record(
+        { op: "send", chatId: target.chat.id, text, priority: o.priority },
+        () => inner.sendText(target, text, o),
+        (v) => v.messageId,
+      ),
   };
   if (inner.editText) {
     const edit = inner.editText.bind(inner);
-    outbound.editText = (target, messageId, text, o) => record({ op: "edit", chatId: target.chat.id, messageId, text, priority: o.priority }, () => edit(target, messageId, text, o));
+    outbound.editText = (target, messageId, text, o) =>
+      record({ op: "edit", chatId: target.chat.id, messageId, text, priority: o.priority }, () => edit(target, messageId, text, o));
   }
   if (inner.deleteMessage) {
     const del = inner.deleteMessage.bind(inner);
-    outbound.deleteMessage = (target, messageId, o) => record({ op: "delete", chatId: target.chat.id, messageId, priority: o.priority }, () => del(target, messageId, o));
+    outbound.deleteMessage = (target, messageId, o) =>
+      record({ op: "delete", chatId: target.chat.id, messageId, priority: o.priority }, () => del(target, messageId, o));
   }
   if (inner.typing) {
     const typing = inner.typing.bind(inner);

@@ -14,9 +14,18 @@ export const LOOPBACK_BAD_PAYLOADS: readonly unknown[] = [
   [],
   { type: "message" },
   { type: "message", message: { messageId: "x1", chat: { id: "c", kind: "direct" }, text: "no sender", mentionsBot: true, date: 0 } },
-  { type: "message", message: { messageId: 7, chat: { id: "c", kind: "direct" }, from: { id: "u" }, text: "numeric id", mentionsBot: true, date: 0 } },
-  { type: "message", message: { messageId: "x2", chat: { id: "c", kind: "supergroup" }, from: { id: "u" }, text: "bad kind", mentionsBot: true, date: 0 } },
-  { type: "message", message: { messageId: "x3", chat: { id: "c", kind: "direct" }, from: { id: "u" }, text: { html: "<b>" }, mentionsBot: true, date: 0 } },
+  {
+    type: "message",
+    message: { messageId: 7, chat: { id: "c", kind: "direct" }, from: { id: "u" }, text: "numeric id", mentionsBot: true, date: 0 },
+  },
+  {
+    type: "message",
+    message: { messageId: "x2", chat: { id: "c", kind: "supergroup" }, from: { id: "u" }, text: "bad kind", mentionsBot: true, date: 0 },
+  },
+  {
+    type: "message",
+    message: { messageId: "x3", chat: { id: "c", kind: "direct" }, from: { id: "u" }, text: { html: "<b>" }, mentionsBot: true, date: 0 },
+  },
   { type: "poll", poll: { question: "an update type the channel does not handle" } },
 ];
 
@@ -26,7 +35,11 @@ export const LOOPBACK_BAD_PAYLOADS: readonly unknown[] = [
  * `createLoopbackPlatform` and `createLoopbackPlugin`.
  */
 export function loopbackConformanceHarness(
-  options: { platform?: LoopbackPlatformOptions; capabilities?: Partial<ChannelCapabilities>; accountConfig?: Record<string, unknown> } = {},
+  options: {
+    platform?: LoopbackPlatformOptions;
+    capabilities?: Partial<ChannelCapabilities>;
+    accountConfig?: Record<string, unknown>;
+  } = {},
 ): ConformanceHarness<LoopbackAccount> & { loopback: LoopbackPlatform } {
   const platform = createLoopbackPlatform(options.platform);
   const plugin = createLoopbackPlugin(platform, options.capabilities ? { capabilities: options.capabilities } : {});

@@ -2,8 +2,30 @@
 import type { InboundMessage } from "@openclaw/plugin-sdk";
 
 const WORDS = [
-  "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
-  "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "yankee",
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliet",
+  "kilo",
+  "lima",
+  "mike",
+  "november",
+  "oscar",
+  "papa",
+  "quebec",
+  "romeo",
+  "sierra",
+  "tango",
+  "uniform",
+  "victor",
+  "whiskey",
+  "yankee",
 ];
 
 /**
@@ -44,7 +66,9 @@ export function reassemblyError(messages: readonly string[], finalText: string):
     pos += message.length;
   }
   const rest = finalText.slice(pos);
-  return rest.trim() === "" ? null : `the reply is incomplete: ${rest.length} characters missing after offset ${pos} (${JSON.stringify(rest.slice(0, 50))}…)`;
+  return rest.trim() === ""
+    ? null
+    : `the reply is incomplete: ${rest.length} characters missing after offset ${pos} (${JSON.stringify(rest.slice(0, 50))}…)`;
 }
 
 /** What is wrong with a message a plugin handed to `receive` (empty when it is well-formed). */
@@ -61,7 +85,8 @@ export function inboundProblems(message: InboundMessage, channel: string, accoun
     if (typeof m.chat.id !== "string" || m.chat.id === "") problems.push("chat.id must be a non-empty string");
     if (m.chat.threadId !== undefined && typeof m.chat.threadId !== "string") problems.push("chat.threadId must be a string");
   }
-  if (typeof m.sender !== "object" || m.sender === null || typeof m.sender.id !== "string" || m.sender.id === "") problems.push("sender.id must be a non-empty string");
+  if (typeof m.sender !== "object" || m.sender === null || typeof m.sender.id !== "string" || m.sender.id === "")
+    problems.push("sender.id must be a non-empty string");
   if (typeof m.text !== "string") problems.push("text must be a string");
   if (typeof m.mentionsBot !== "boolean") problems.push("mentionsBot must be a boolean");
   if (typeof m.receivedAt !== "number" || !Number.isFinite(m.receivedAt)) problems.push("receivedAt must be a number (ms since the epoch)");

@@ -22,7 +22,10 @@ export interface ConformanceTestApi {
  * account is stopped in `afterAll` (which fails when `start` does not resolve after its signal
  * fired). Call it at the top level of a test file. See `defineChannelConformance` for the cases.
  */
-export function runChannelConformance<Account>(spec: ChannelConformanceSpec<Account> | ChannelConformance, api: ConformanceTestApi = { describe, it, beforeAll, afterAll }): void {
+export function runChannelConformance<Account>(
+  spec: ChannelConformanceSpec<Account> | ChannelConformance,
+  api: ConformanceTestApi = { describe, it, beforeAll, afterAll },
+): void {
   const suite = "cases" in spec ? spec : defineChannelConformance(spec);
   // Generous per-case budget: a case waits at most a few `timeoutMs` in a row.
   const caseTimeout = suite.timeoutMs * 3;

@@ -18,7 +18,8 @@ function defaultError(spec: FakeErrorSpec): AnthropicErrorObject {
   if (status === 429) {
     return {
       type: "rate_limit_error",
-      message: "This request would exceed the rate limit for your organization of 50 requests per minute. Please reduce the prompt length or the maximum tokens requested, or try again later.",
+      message:
+        "This request would exceed the rate limit for your organization of 50 requests per minute. Please reduce the prompt length or the maximum tokens requested, or try again later.",
     };
   }
   if (status === 529 || status === 503) return { type: "overloaded_error", message: "Overloaded" };
@@ -70,7 +71,9 @@ function requestInputChars(body: any): number {
   return JSON.stringify(body?.system ?? "").length + JSON.stringify(body?.messages ?? []).length + JSON.stringify(body?.tools ?? []).length;
 }
 
-type Block = { type: "text"; text: string; citations: null } | { type: "tool_use"; id: string; name: string; input: unknown; caller?: unknown };
+type Block =
+  | { type: "text"; text: string; citations: null }
+  | { type: "tool_use"; id: string; name: string; input: unknown; caller?: unknown };
 
 async function handleMessages(ctx: ExchangeContext): Promise<void> {
   if (!checkHeaders(ctx)) return;
@@ -91,7 +94,13 @@ async function handleMessages(ctx: ExchangeContext): Promise<void> {
   let openIndex = -1;
 
   const event = (name: string, data: unknown) => ctx.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-  const usageBase = { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, server_tool_use: null, service_tier: "standard" };
+  const usageBase = {
+    input_tokens: inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    server_tool_use: null,
+    service_tier: "standard",
+  };
   const messageShell = (content: Block[], stopReason: string | null, outputTokens: number) => ({
     id,
     type: "message",
@@ -108,7 +117,12 @@ async function handleMessages(ctx: ExchangeContext): Promise<void> {
   const start = (): boolean => {
     if (!stream || started) return true;
     started = true;
-    ctx.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", "request-id": fakeId("req_") });
+    ctx.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "request-id": fakeId("req_"),
+    });
     return event("message_start", { type: "message_start", message: messageShell([], null, 1) }) && event("ping", { type: "ping" });
   };
   const closeBlock = (): boolean => {
@@ -127,17 +141,29 @@ async function handleMessages(ctx: ExchangeContext): Promise<void> {
       if (!start()) return;
       outputChars += step.text.length;
       let block = openIndex >= 0 ? blocks[openIndex] : undefined;
-      if (!block || block.type !== "text") {
+      if (block?.type !== "text") {
         if (!closeBlock()) return;
         block = { type: "text", text: "", citations: null };
         blocks.push(block);
         openIndex = blocks.length - 1;
-        if (stream && !event("content_block_start", { type: "content_block_start", index: openIndex, content_block: { type: "text", text: "", citations: null } })) return;
+        if (
+          stream &&
+          !event("content_block_start", {
+            type: "content_block_start",
+            index: openIndex,
+            content_block: { type: "text", text: "", citations: null },
+          })
+        )
+          return;
       }
       block.text += step.text;
       if (!stream) continue;
       for (const piece of splitText(step.text, step.chunkChars ?? ctx.options.chunkChars)) {
-        if (!event("content_block_delta", { type: "content_block_delta", index: openIndex, delta: { type: "text_delta", text: piece } }) || !(await pace())) return;
+        if (
+          !event("content_block_delta", { type: "content_block_delta", index: openIndex, delta: { type: "text_delta", text: piece } }) ||
+          !(await pace())
+        )
+          return;
       }
     } else if ("toolCall" in step) {
       if (!start() || !closeBlock()) return;
@@ -148,14 +174,24 @@ async function handleMessages(ctx: ExchangeContext): Promise<void> {
       } catch {
         input = {};
       }
-      const block: Block = { type: "tool_use", id: step.toolCall.id ?? fakeId("toolu_"), name: step.toolCall.name, input, caller: { type: "direct" } };
+      const block: Block = {
+        type: "tool_use",
+        id: step.toolCall.id ?? fakeId("toolu_"),
+        name: step.toolCall.name,
+        input,
+        caller: { type: "direct" },
+      };
       blocks.push(block);
       const index = blocks.length - 1;
       outputChars += step.toolCall.name.length + json.length;
       if (!stream) continue;
       if (!event("content_block_start", { type: "content_block_start", index, content_block: { ...block, input: {} } })) return;
       for (const piece of splitText(json, ctx.options.chunkChars)) {
-        if (!(await pace()) || !event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } })) return;
+        if (
+          !(await pace()) ||
+          !event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } })
+        )
+          return;
       }
       if (!event("content_block_stop", { type: "content_block_stop", index })) return;
     } else if ("error" in step) {
@@ -182,7 +218,14 @@ async function handleMessages(ctx: ExchangeContext): Promise<void> {
   }
   if (!start() || !closeBlock()) return;
   const delta = { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null };
-  if (!event("message_delta", { type: "message_delta", delta, usage: { ...usageBase, output_tokens: outputTokens, output_tokens_details: null } })) return;
+  if (
+    !event("message_delta", {
+      type: "message_delta",
+      delta,
+      usage: { ...usageBase, output_tokens: outputTokens, output_tokens_details: null },
+    })
+  )
+    return;
   if (!event("message_stop", { type: "message_stop" })) return;
   ctx.res.end();
 }
@@ -198,7 +241,11 @@ const anthropicProtocol: ProtocolHandler = {
       ctx.json(200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null });
       return;
     }
-    ctx.json(404, { type: "error", error: { type: "not_found_error", message: `Not found: ${method} ${path}` }, request_id: fakeId("req_") });
+    ctx.json(404, {
+      type: "error",
+      error: { type: "not_found_error", message: `Not found: ${method} ${path}` },
+      request_id: fakeId("req_"),
+    });
   },
 };
 

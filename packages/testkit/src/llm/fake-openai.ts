@@ -33,9 +33,15 @@ function defaultError(spec: FakeErrorSpec, model: string): OpenAIErrorObject {
       code: "invalid_api_key",
     };
   }
-  if (status === 403) return { message: "You are not allowed to sample from this model.", type: "invalid_request_error", param: null, code: null };
+  if (status === 403)
+    return { message: "You are not allowed to sample from this model.", type: "invalid_request_error", param: null, code: null };
   if (status === 404) {
-    return { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", param: null, code: "model_not_found" };
+    return {
+      message: `The model \`${model}\` does not exist or you do not have access to it.`,
+      type: "invalid_request_error",
+      param: null,
+      code: "model_not_found",
+    };
   }
   if (status === 429) {
     const wait = spec.retryAfterSec ?? 1;
@@ -50,7 +56,12 @@ function defaultError(spec: FakeErrorSpec, model: string): OpenAIErrorObject {
     return { message: "The engine is currently overloaded, please try again later.", type: "server_error", param: null, code: null };
   }
   if (status >= 500) {
-    return { message: "The server had an error while processing your request. Sorry about that!", type: "server_error", param: null, code: null };
+    return {
+      message: "The server had an error while processing your request. Sorry about that!",
+      type: "server_error",
+      param: null,
+      code: null,
+    };
   }
   return { message: "Invalid request.", type: "invalid_request_error", param: null, code: null };
 }
@@ -136,7 +147,12 @@ async function handleChatCompletion(ctx: ExchangeContext): Promise<void> {
   const start = (): boolean => {
     if (!stream || started) return true;
     started = true;
-    ctx.res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", "x-request-id": fakeId("req_") });
+    ctx.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "x-request-id": fakeId("req_"),
+    });
     return ctx.write(delta({ role: "assistant", content: "", refusal: null }));
   };
   const pace = async () => (ctx.options.chunkDelayMs > 0 ? ctx.sleep(ctx.options.chunkDelayMs) : !ctx.signal.aborted);
@@ -155,12 +171,19 @@ async function handleChatCompletion(ctx: ExchangeContext): Promise<void> {
       }
     } else if ("toolCall" in step) {
       if (!start()) return;
-      const call = { id: step.toolCall.id ?? fakeId("call_"), type: "function" as const, function: { name: step.toolCall.name, arguments: argumentsText(step.toolCall.arguments) } };
+      const call = {
+        id: step.toolCall.id ?? fakeId("call_"),
+        type: "function" as const,
+        function: { name: step.toolCall.name, arguments: argumentsText(step.toolCall.arguments) },
+      };
       const index = toolCalls.length;
       toolCalls.push(call);
       outputChars += call.function.name.length + call.function.arguments.length;
       if (!stream) continue;
-      if (!ctx.write(delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }))) return;
+      if (
+        !ctx.write(delta({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] }))
+      )
+        return;
       for (const piece of splitText(call.function.arguments, ctx.options.chunkChars)) {
         if (!(await pace()) || !ctx.write(delta({ tool_calls: [{ index, function: { arguments: piece } }] }))) return;
       }
@@ -182,7 +205,11 @@ async function handleChatCompletion(ctx: ExchangeContext): Promise<void> {
 
   const finishReason = summary.forcedStop === "length" ? "length" : summary.hasToolCalls ? "tool_calls" : "stop";
   const usage = summary.usage ?? { inputTokens: estimateTokens(requestInputChars(body)), outputTokens: estimateTokens(outputChars) };
-  const usageBody = { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+  const usageBody = {
+    prompt_tokens: usage.inputTokens,
+    completion_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+  };
   if (!stream) {
     ctx.json(200, {
       id,
@@ -193,7 +220,12 @@ async function handleChatCompletion(ctx: ExchangeContext): Promise<void> {
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: text || (toolCalls.length ? null : ""), refusal: null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) },
+          message: {
+            role: "assistant",
+            content: text || (toolCalls.length ? null : ""),
+            refusal: null,
+            ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+          },
           logprobs: null,
           finish_reason: finishReason,
         },
@@ -216,7 +248,10 @@ const openAIProtocol: ProtocolHandler = {
   handleOther: (ctx, method, path) => {
     const bare = path.split("?")[0];
     if (method === "GET" && (bare === "/v1/models" || bare === "/models")) {
-      ctx.json(200, { object: "list", data: ctx.options.models.map((id) => ({ id, object: "model", created: 1700000000, owned_by: "openclaw-testkit" })) });
+      ctx.json(200, {
+        object: "list",
+        data: ctx.options.models.map((id) => ({ id, object: "model", created: 1700000000, owned_by: "openclaw-testkit" })),
+      });
       return;
     }
     ctx.json(404, { error: { message: `Invalid URL (${method} ${path})`, type: "invalid_request_error", param: null, code: null } });

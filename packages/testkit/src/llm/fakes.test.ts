@@ -32,7 +32,12 @@ function sse(text: string): Array<{ event?: string; data: string }> {
 describe("startFakeOpenAI", () => {
   it("streams chunks, a finish chunk, a usage chunk and [DONE]", async () => {
     const fake = await open(startFakeOpenAI({ script: [[{ text: "abcdefghij", chunkChars: 4 }]] }));
-    const res = await post(`${fake.baseUrl}/chat/completions`, { model: "m", stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "x" }] });
+    const res = await post(`${fake.baseUrl}/chat/completions`, {
+      model: "m",
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "x" }],
+    });
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const records = sse(await res.text());
     expect(records.at(-1)?.data).toBe("[DONE]");
@@ -41,14 +46,23 @@ describe("startFakeOpenAI", () => {
     expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toBe("abcdefghij");
     expect(chunks.filter((c) => c.choices[0]?.delta?.content).length).toBe(3);
     expect(chunks.at(-2).choices[0].finish_reason).toBe("stop");
-    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) } });
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number) },
+    });
   });
 
   it("answers without streaming, lists models, and echoes by default", async () => {
     const fake = await open(startFakeOpenAI({ models: ["a", "b"] }));
-    const res = await post(`${fake.baseUrl}/chat/completions`, { model: "m", messages: [{ role: "user", content: [{ type: "text", text: "echo me" }] }] });
+    const res = await post(`${fake.baseUrl}/chat/completions`, {
+      model: "m",
+      messages: [{ role: "user", content: [{ type: "text", text: "echo me" }] }],
+    });
     const body = (await res.json()) as any;
-    expect(body).toMatchObject({ object: "chat.completion", choices: [{ message: { role: "assistant", content: "echo me" }, finish_reason: "stop" }] });
+    expect(body).toMatchObject({
+      object: "chat.completion",
+      choices: [{ message: { role: "assistant", content: "echo me" }, finish_reason: "stop" }],
+    });
     const models = (await (await fetch(`${fake.baseUrl}/models`)).json()) as any;
     expect(models.data.map((m: { id: string }) => m.id)).toEqual(["a", "b"]);
     expect(fake.requests).toHaveLength(1);
@@ -58,12 +72,21 @@ describe("startFakeOpenAI", () => {
     const fake = await open(startFakeOpenAI({ expectedApiKey: "sk-good-key-1234" }));
     const res = await post(`${fake.baseUrl}/chat/completions`, { model: "m", messages: [] }, { authorization: "Bearer sk-bad-key-5678" });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { message: expect.stringContaining("Incorrect API key provided: sk-"), type: "invalid_request_error", param: null, code: "invalid_api_key" } });
+    expect(await res.json()).toEqual({
+      error: {
+        message: expect.stringContaining("Incorrect API key provided: sk-"),
+        type: "invalid_request_error",
+        param: null,
+        code: "invalid_api_key",
+      },
+    });
     expect(fake.lastRequest()).toMatchObject({ outcome: "rejected", headers: { authorization: "Bearer sk-bad-key-5678" } });
   });
 
   it("sends 429 with retry-after, and uses the responder after the script", async () => {
-    const fake = await open(startFakeOpenAI({ script: [[{ error: { status: 429, retryAfterSec: 3 } }]], responder: () => [{ text: "from responder" }] }));
+    const fake = await open(
+      startFakeOpenAI({ script: [[{ error: { status: 429, retryAfterSec: 3 } }]], responder: () => [{ text: "from responder" }] }),
+    );
     const limited = await post(`${fake.baseUrl}/chat/completions`, { model: "m", messages: [] });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("3");
@@ -91,7 +114,11 @@ describe("startFakeOpenAI", () => {
 describe("startFakeAnthropic", () => {
   it("streams the Messages event sequence with text and tool_use blocks", async () => {
     const fake = await open(startFakeAnthropic({ script: [[{ text: "Hi" }, { toolCall: { name: "read", arguments: { path: "x" } } }]] }));
-    const res = await post(`${fake.baseUrl}/v1/messages`, { model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "q" }] }, { "anthropic-version": "2023-06-01", "x-api-key": "k" });
+    const res = await post(
+      `${fake.baseUrl}/v1/messages`,
+      { model: "m", max_tokens: 10, stream: true, messages: [{ role: "user", content: "q" }] },
+      { "anthropic-version": "2023-06-01", "x-api-key": "k" },
+    );
     const records = sse(await res.text());
     expect(records.map((r) => r.event)).toEqual([
       "message_start",
@@ -105,7 +132,10 @@ describe("startFakeAnthropic", () => {
       "message_delta",
       "message_stop",
     ]);
-    const partial = records.filter((r) => r.data.includes("input_json_delta")).map((r) => JSON.parse(r.data).delta.partial_json).join("");
+    const partial = records
+      .filter((r) => r.data.includes("input_json_delta"))
+      .map((r) => JSON.parse(r.data).delta.partial_json)
+      .join("");
     expect(JSON.parse(partial)).toEqual({ path: "x" });
     const delta = JSON.parse(records.find((r) => r.event === "message_delta")!.data);
     expect(delta).toMatchObject({ delta: { stop_reason: "tool_use" }, usage: { output_tokens: expect.any(Number) } });
@@ -116,7 +146,10 @@ describe("startFakeAnthropic", () => {
     const body = { model: "m", max_tokens: 5, messages: [{ role: "user", content: "q" }] };
     const noKey = await post(`${fake.baseUrl}/v1/messages`, body, { "anthropic-version": "2023-06-01" });
     expect(noKey.status).toBe(401);
-    expect(await noKey.json()).toMatchObject({ type: "error", error: { type: "authentication_error", message: "x-api-key header is required" } });
+    expect(await noKey.json()).toMatchObject({
+      type: "error",
+      error: { type: "authentication_error", message: "x-api-key header is required" },
+    });
     const noVersion = await post(`${fake.baseUrl}/v1/messages`, body, { "x-api-key": "sk-ant" });
     expect(noVersion.status).toBe(400);
     const ok = await post(`${fake.baseUrl}/v1/messages`, body, { "anthropic-version": "2023-06-01", authorization: "Bearer sk-ant" });
@@ -125,7 +158,11 @@ describe("startFakeAnthropic", () => {
 
   it("answers 529 overloaded", async () => {
     const fake = await open(startFakeAnthropic({ script: [[{ error: { status: 529 } }]] }));
-    const res = await post(`${fake.baseUrl}/v1/messages`, { model: "m", max_tokens: 5, messages: [] }, { "anthropic-version": "2023-06-01" });
+    const res = await post(
+      `${fake.baseUrl}/v1/messages`,
+      { model: "m", max_tokens: 5, messages: [] },
+      { "anthropic-version": "2023-06-01" },
+    );
     expect(res.status).toBe(529);
     expect(((await res.json()) as any).error).toEqual({ type: "overloaded_error", message: "Overloaded" });
   });

@@ -55,7 +55,11 @@ export function argumentsText(args: unknown): string {
 }
 
 /** Facts about a turn needed before it is played (for stop reasons and usage). */
-export function summarizeTurn(turn: FakeTurn): { hasToolCalls: boolean; forcedStop?: "stop" | "length"; usage?: { inputTokens: number; outputTokens: number } } {
+export function summarizeTurn(turn: FakeTurn): {
+  hasToolCalls: boolean;
+  forcedStop?: "stop" | "length";
+  usage?: { inputTokens: number; outputTokens: number };
+} {
   let hasToolCalls = false;
   let forcedStop: "stop" | "length" | undefined;
   let usage: { inputTokens: number; outputTokens: number } | undefined;

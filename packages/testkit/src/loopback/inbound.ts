@@ -28,7 +28,10 @@ const updateSchema = z.object({
 });
 
 /** The outcome of `parseUpdate`: a message, an update of a kind the channel ignores, or a rejection. */
-export type ParsedUpdate = { kind: "message"; message: InboundMessage } | { kind: "ignored"; type: string } | { kind: "rejected"; reason: string };
+export type ParsedUpdate =
+  | { kind: "message"; message: InboundMessage }
+  | { kind: "ignored"; type: string }
+  | { kind: "rejected"; reason: string };
 
 /**
  * Validates a raw update and normalizes it for `channel`/`accountId`. Updates of another `type`
@@ -67,7 +70,13 @@ export function parseUpdate(payload: unknown, channel: string, accountId: string
     mentionsBot: m.mentionsBot,
     receivedAt: Date.now(),
     ...(m.replyTo !== undefined
-      ? { replyTo: { messageId: m.replyTo.messageId, fromBot: m.replyTo.fromBot, ...(m.replyTo.text !== undefined ? { text: m.replyTo.text } : {}) } }
+      ? {
+          replyTo: {
+            messageId: m.replyTo.messageId,
+            fromBot: m.replyTo.fromBot,
+            ...(m.replyTo.text !== undefined ? { text: m.replyTo.text } : {}),
+          },
+        }
       : {}),
   };
   return { kind: "message", message };

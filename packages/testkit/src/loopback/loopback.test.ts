@@ -127,11 +127,16 @@ describe("loopback plugin", () => {
     return { platform, plugin, received, warnings, account, stop, started };
   }
 
-  it("lists accounts (the root is \"default\" only without named ones) and validates its config", () => {
+  it('lists accounts (the root is "default" only without named ones) and validates its config', () => {
     const plugin = createLoopbackPlugin(createLoopbackPlatform());
     expect(plugin.listAccounts({}, {})).toEqual(["default"]);
     expect(plugin.listAccounts({ accounts: { a: {}, b: {} } }, {})).toEqual(["a", "b"]);
-    expect(plugin.config.schema.safeParse({ streaming: { mode: "progress", block: { enabled: true } }, accounts: { a: { dmPolicy: "pairing" } } }).success).toBe(true);
+    expect(
+      plugin.config.schema.safeParse({
+        streaming: { mode: "progress", block: { enabled: true } },
+        accounts: { a: { dmPolicy: "pairing" } },
+      }).success,
+    ).toBe(true);
     expect(plugin.config.schema.safeParse({ streaming: { mode: "quiet" } }).success).toBe(false);
     expect(plugin.config.streamingDefaults).toEqual({ previewMode: "partial", blockReplies: "explicit" });
   });
@@ -141,18 +146,39 @@ describe("loopback plugin", () => {
     expect(account).toMatchObject({ accountId: "work", botId: "work", config: { dmPolicy: "open" } });
     await platform.injectRaw({ type: "message", message: { text: "no chat" } }, { bot: "work" });
     await platform.injectRaw({ type: "reaction" }, { bot: "work" });
-    await platform.userSays({ chat: "g1", kind: "group", sender: { id: "u2", name: "Ann" }, text: "@bot hi", mentionsBot: true, bot: "work" });
+    await platform.userSays({
+      chat: "g1",
+      kind: "group",
+      sender: { id: "u2", name: "Ann" },
+      text: "@bot hi",
+      mentionsBot: true,
+      bot: "work",
+    });
     expect(warnings).toEqual([expect.stringContaining("rejected a malformed update: message.messageId")]);
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ channel: "loopback", accountId: "work", chat: { kind: "group", id: "g1" }, sender: { id: "u2", name: "Ann" }, text: "@bot hi", mentionsBot: true });
+    expect(received[0]).toMatchObject({
+      channel: "loopback",
+      accountId: "work",
+      chat: { kind: "group", id: "g1" },
+      sender: { id: "u2", name: "Ann" },
+      text: "@bot hi",
+      mentionsBot: true,
+    });
     stop.abort();
     await started;
     expect(platform.connectedBots()).toEqual([]);
   });
 
   it("drops the outbound methods a capability override switches off", async () => {
-    const plugin = createLoopbackPlugin(createLoopbackPlatform(), { id: "lb2", capabilities: { edit: false, delete: false, typing: false } });
-    const outbound = plugin.createOutbound(plugin.resolveAccount({}, "default", {}), { accountId: "default", log: console, signal: new AbortController().signal });
+    const plugin = createLoopbackPlugin(createLoopbackPlatform(), {
+      id: "lb2",
+      capabilities: { edit: false, delete: false, typing: false },
+    });
+    const outbound = plugin.createOutbound(plugin.resolveAccount({}, "default", {}), {
+      accountId: "default",
+      log: console,
+      signal: new AbortController().signal,
+    });
     expect(plugin.id).toBe("lb2");
     expect(plugin.config.id).toBe("lb2");
     expect([outbound.editText, outbound.deleteMessage, outbound.typing]).toEqual([undefined, undefined, undefined]);

@@ -195,17 +195,21 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
     while (chat.messages.length > retain) byId.delete(chat.messages.shift()!.messageId);
   };
 
-  const refuse = (code: string, message: string): { refusal: Refusal } => ({ refusal: { error: new PermanentSendError(message, code), code } });
+  const refuse = (code: string, message: string): { refusal: Refusal } => ({
+    refusal: { error: new PermanentSendError(message, code), code },
+  });
 
   const checkText = (text: string, limit: number, what: string): { refusal: Refusal } | undefined => {
     if (text.trim() === "") return refuse("empty", `Bad Request: ${what} text is empty`);
-    if (text.length > limit) return refuse("too_long", `Bad Request: ${what} is too long (${text.length} characters, the limit is ${limit})`);
+    if (text.length > limit)
+      return refuse("too_long", `Bad Request: ${what} is too long (${text.length} characters, the limit is ${limit})`);
     return undefined;
   };
 
   const botMessage = (botId: string, chatId: string, messageId: string): LoopbackMessage | undefined => {
     const message = byId.get(messageId);
-    if (message === undefined || message.deleted || message.from !== "bot" || message.botId !== botId || message.chatId !== chatId) return undefined;
+    if (message === undefined || message.deleted || message.from !== "bot" || message.botId !== botId || message.chatId !== chatId)
+      return undefined;
     return message;
   };
 
@@ -226,7 +230,8 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
       return call<{ messageId: string }>("send", botId, chat.id, { text, options }, (at) => {
         const invalid = checkText(text, textLimit, "message");
         if (invalid !== undefined) return invalid;
-        if (options?.replyTo !== undefined && !byId.has(options.replyTo)) return refuse("not_found", "Bad Request: message to be replied not found");
+        if (options?.replyTo !== undefined && !byId.has(options.replyTo))
+          return refuse("not_found", "Bad Request: message to be replied not found");
         const message: LoopbackMessage = {
           messageId: String(nextMessageId++),
           chatId: chat.id,
@@ -311,12 +316,19 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
         type: "message",
         message: {
           messageId: message.messageId,
-          chat: { id: chatId, kind, ...(input.title !== undefined ? { title: input.title } : {}), ...(input.threadId !== undefined ? { threadId: input.threadId } : {}) },
+          chat: {
+            id: chatId,
+            kind,
+            ...(input.title !== undefined ? { title: input.title } : {}),
+            ...(input.threadId !== undefined ? { threadId: input.threadId } : {}),
+          },
           from: sender,
           text: input.text,
           mentionsBot: input.mentionsBot ?? kind === "direct",
           date: at,
-          ...(replyTo !== undefined ? { replyTo: { messageId: replyTo.messageId, fromBot: replyTo.from === "bot", text: replyTo.text } } : {}),
+          ...(replyTo !== undefined
+            ? { replyTo: { messageId: replyTo.messageId, fromBot: replyTo.from === "bot", text: replyTo.text } }
+            : {}),
         },
       };
       emit({ type: "user_message", message });
@@ -377,7 +389,9 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
         if (!waiters.has(waiter)) return;
         timer = setTimeout(() => {
           finish();
-          reject(new Error(`loopback: timed out after ${timeoutMs} ms waiting for ${waitOptions.what ?? "a condition"}\n${describeChats()}`));
+          reject(
+            new Error(`loopback: timed out after ${timeoutMs} ms waiting for ${waitOptions.what ?? "a condition"}\n${describeChats()}`),
+          );
         }, timeoutMs);
       });
     },

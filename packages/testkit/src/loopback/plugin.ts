@@ -60,7 +60,11 @@ export function createLoopbackPlugin(platform: LoopbackPlatform, options: Loopba
 
   return defineChannelPlugin<LoopbackAccount>({
     id,
-    meta: { label: "Loopback", docsPath: "docs/writing-a-channel-plugin.md", blurb: "An in-memory test channel (tests and benchmarks only)." },
+    meta: {
+      label: "Loopback",
+      docsPath: "docs/writing-a-channel-plugin.md",
+      blurb: "An in-memory test channel (tests and benchmarks only).",
+    },
     capabilities,
     config: loopbackChannelConfig(id, capabilities.textLimit),
     listAccounts: (channelConfig) => listAccountIds(channelConfig, false),

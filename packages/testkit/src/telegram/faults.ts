@@ -48,8 +48,17 @@ export class FaultPlan {
     this.buckets.clear();
   }
 
-  addError(spec: { method?: string; count: number; error_code: number; description: string; parameters?: TgErrorBody["parameters"] }): void {
-    const rule: ErrorRule = { remaining: spec.count, error: () => new FakeTelegramApiError(spec.error_code, spec.description, spec.parameters) };
+  addError(spec: {
+    method?: string;
+    count: number;
+    error_code: number;
+    description: string;
+    parameters?: TgErrorBody["parameters"];
+  }): void {
+    const rule: ErrorRule = {
+      remaining: spec.count,
+      error: () => new FakeTelegramApiError(spec.error_code, spec.description, spec.parameters),
+    };
     if (spec.method !== undefined) rule.method = spec.method;
     this.errors.push(rule);
   }

@@ -67,7 +67,8 @@ function readAttributes(html: string, start: number, tag: string): { attrs: Reco
     if (html[i] === ">") return { attrs, end: i + 1 };
     if (html[i] === "/" && html[i + 1] === ">") return { attrs, end: i + 2 };
     const nameMatch = /^[a-zA-Z0-9_-]+/.exec(html.slice(i));
-    if (!nameMatch) return { error: `Expected equal sign in declaration of an attribute of the tag "${tag}" at byte offset ${byteOffset(html, i)}` };
+    if (!nameMatch)
+      return { error: `Expected equal sign in declaration of an attribute of the tag "${tag}" at byte offset ${byteOffset(html, i)}` };
     const name = nameMatch[0].toLowerCase();
     i += nameMatch[0].length;
     while (i < html.length && /\s/.test(html[i]!)) i += 1;
@@ -101,7 +102,8 @@ function entityFor(tag: OpenTag, end: number): TgMessageEntity | undefined {
   if (tag.name === "a") {
     const href = tag.attrs.href ?? "";
     const mention = /^tg:\/\/user\?id=(\d+)$/.exec(href);
-    if (mention) return { type: "text_mention", offset: tag.offset, length, user: { id: Number(mention[1]), is_bot: false, first_name: "" } };
+    if (mention)
+      return { type: "text_mention", offset: tag.offset, length, user: { id: Number(mention[1]), is_bot: false, first_name: "" } };
     if (href === "") return undefined;
     entity.url = href;
   }
@@ -139,7 +141,10 @@ export function parseHtml(html: string): ParsedText {
     if (html[i + 1] === "/") {
       const close = html.indexOf(">", i);
       if (close < 0) return { error: `Unclosed end tag at byte offset ${byteOffset(html, tagStart)}` };
-      const name = html.slice(i + 2, close).trim().toLowerCase();
+      const name = html
+        .slice(i + 2, close)
+        .trim()
+        .toLowerCase();
       const open = stack.pop();
       if (!open) return { error: `Unexpected end tag at byte offset ${byteOffset(html, tagStart)}` };
       if (name !== "" && name !== open.name) {

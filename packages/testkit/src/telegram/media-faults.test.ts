@@ -20,7 +20,9 @@ function grammyStyleBody(boundary: string, fields: Record<string, string>, file:
   for (const [key, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`content-disposition:form-data;name="${key}"\r\n\r\n${value}`), separator);
   }
-  parts.push(Buffer.from(`content-disposition:form-data;name="${file.id}";filename=${file.name}\r\ncontent-type:application/octet-stream\r\n\r\n`));
+  parts.push(
+    Buffer.from(`content-disposition:form-data;name="${file.id}";filename=${file.name}\r\ncontent-type:application/octet-stream\r\n\r\n`),
+  );
   parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
   return Buffer.concat(parts);
 }
@@ -38,7 +40,11 @@ describe("fake Telegram: files", () => {
     const res = await fetch(`${fake.apiRoot}/bot${fake.token}/sendPhoto`, { method: "POST", body: form });
     const body = (await res.json()) as any;
     expect(res.status).toBe(200);
-    expect(body.result).toMatchObject({ caption: "chart", caption_entities: [{ type: "bold", offset: 0, length: 5 }], photo: [{ file_size: 10 }] });
+    expect(body.result).toMatchObject({
+      caption: "chart",
+      caption_entities: [{ type: "bold", offset: 0, length: 5 }],
+      photo: [{ file_size: 10 }],
+    });
     expect(fake.calls[0]).toMatchObject({
       method: "sendPhoto",
       params: { chat_id: "42", photo: { field: "photo", fileName: "chart.png", mimeType: "image/png", size: 10 } },
@@ -54,7 +60,9 @@ describe("fake Telegram: files", () => {
 
     const again = await api(fake, "sendPhoto", { chat_id: 42, photo: fileId });
     expect(again.body.result.photo[0].file_id).toBe(fileId);
-    expect((await api(fake, "sendPhoto", { chat_id: 42, photo: "no-such-file" })).body.description).toBe("Bad Request: wrong file identifier/HTTP URL specified");
+    expect((await api(fake, "sendPhoto", { chat_id: 42, photo: "no-such-file" })).body.description).toBe(
+      "Bad Request: wrong file identifier/HTTP URL specified",
+    );
     expect((await api(fake, "getFile", { file_id: "nope" })).body.description).toBe("Bad Request: invalid file_id");
     expect(fake.chat(42).map((m) => m.caption ?? "")).toEqual(["chart", ""]);
   });
@@ -63,7 +71,11 @@ describe("fake Telegram: files", () => {
     const fake = await open();
     const boundary = "----------abcdef0123456789";
     const data = Buffer.from("report body");
-    const body = grammyStyleBody(boundary, { chat_id: "42", document: "attach://k9x2", caption: "the report" }, { id: "k9x2", name: "report v2.txt", data });
+    const body = grammyStyleBody(
+      boundary,
+      { chat_id: "42", document: "attach://k9x2", caption: "the report" },
+      { id: "k9x2", name: "report v2.txt", data },
+    );
     const res = await fetch(`${fake.apiRoot}/bot${fake.token}/sendDocument`, {
       method: "POST",
       headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
@@ -72,7 +84,11 @@ describe("fake Telegram: files", () => {
     const result = ((await res.json()) as any).result;
     expect(result.document).toMatchObject({ file_name: "report v2.txt", mime_type: "text/plain", file_size: data.length });
     expect(result.caption).toBe("the report");
-    expect(fake.calls[0]!.params).toEqual({ chat_id: "42", caption: "the report", document: { field: "document", fileName: "report v2.txt", mimeType: "application/octet-stream", size: 11 } });
+    expect(fake.calls[0]!.params).toEqual({
+      chat_id: "42",
+      caption: "the report",
+      document: { field: "document", fileName: "report v2.txt", mimeType: "application/octet-stream", size: 11 },
+    });
   });
 
   it("lets the bot download a photo a user sent", async () => {
@@ -122,7 +138,10 @@ describe("fake Telegram: faults and flood control", () => {
     const results = [];
     for (let i = 0; i < 4; i += 1) results.push(await api(fake, "sendMessage", { chat_id: 9, text: `m${i}` }));
     expect(results.slice(0, 3).every((r) => r.body.ok)).toBe(true);
-    expect(results[3]).toEqual({ status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } } });
+    expect(results[3]).toEqual({
+      status: 429,
+      body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 1", parameters: { retry_after: 1 } },
+    });
     // Another chat has its own budget; chat actions do not count.
     expect((await api(fake, "sendMessage", { chat_id: 10, text: "other" })).body.ok).toBe(true);
     expect((await api(fake, "sendChatAction", { chat_id: 9, action: "typing" })).body.ok).toBe(true);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { fakeTelegramError, startFakeTelegram, type FakeTelegram } from "../index.js";
-import { ann, api } from "./__fixtures__/http.js";
+import { api } from "./__fixtures__/http.js";
 
 const fakes: FakeTelegram[] = [];
 afterEach(async () => {
@@ -39,7 +39,9 @@ describe("fake Telegram: send, edit, delete", () => {
     expect(fake.chat(42).map((m) => m.message_id)).toEqual([first.message_id]);
     expect(fake.wasDeleted(second.message_id)).toBe(true);
     expect(fake.sentMessages()).toHaveLength(2);
-    expect((await api(fake, "deleteMessage", { chat_id: 42, message_id: second.message_id })).body.description).toBe("Bad Request: message to delete not found");
+    expect((await api(fake, "deleteMessage", { chat_id: 42, message_id: second.message_id })).body.description).toBe(
+      "Bad Request: message to delete not found",
+    );
   });
 
   it("refuses identical edits, missing targets and over-long text as Telegram does", async () => {
@@ -54,7 +56,9 @@ describe("fake Telegram: send, edit, delete", () => {
       description: "Bad Request: message to edit not found",
     });
     const long = "x".repeat(4097);
-    expect((await api(fake, "editMessageText", { chat_id: 7, message_id: sent.message_id, text: long })).body.description).toBe("Bad Request: MESSAGE_TOO_LONG");
+    expect((await api(fake, "editMessageText", { chat_id: 7, message_id: sent.message_id, text: long })).body.description).toBe(
+      "Bad Request: MESSAGE_TOO_LONG",
+    );
     expect((await api(fake, "sendMessage", { chat_id: 7, text: long })).body.description).toBe("Bad Request: message is too long");
     // The limit applies to the visible text: markup does not count.
     expect((await api(fake, "sendMessage", { chat_id: 7, text: `<b>${"x".repeat(4096)}</b>`, parse_mode: "HTML" })).body.ok).toBe(true);
@@ -66,13 +70,17 @@ describe("fake Telegram: send, edit, delete", () => {
     const unclosed = await api(fake, "sendMessage", { chat_id: 1, text: "<b>bold <i>both</b></i>", parse_mode: "HTML" });
     expect(unclosed).toEqual({
       status: 400,
-      body: { ok: false, error_code: 400, description: 'Bad Request: can\'t parse entities: Unmatched end tag at byte offset 15, expected "</i>", found "</b>"' },
+      body: {
+        ok: false,
+        error_code: 400,
+        description: 'Bad Request: can\'t parse entities: Unmatched end tag at byte offset 15, expected "</i>", found "</b>"',
+      },
     });
     expect((await api(fake, "sendMessage", { chat_id: 1, text: "<b>open", parse_mode: "HTML" })).body.description).toBe(
       "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\"",
     );
     expect((await api(fake, "sendMessage", { chat_id: 1, text: "a <div>b</div>", parse_mode: "HTML" })).body.description).toBe(
-      "Bad Request: can't parse entities: Unsupported start tag \"div\" at byte offset 2",
+      'Bad Request: can\'t parse entities: Unsupported start tag "div" at byte offset 2',
     );
     const ok = await api(fake, "sendMessage", {
       chat_id: 1,
@@ -96,7 +104,13 @@ describe("fake Telegram: send, edit, delete", () => {
       "Bad Request: can't parse entities: Can't find end of Bold entity at byte offset 0",
     );
     const ok = await api(fake, "sendMessage", { chat_id: 1, text: "*bold* `code` Done\\.", parse_mode: "MarkdownV2" });
-    expect(ok.body.result).toMatchObject({ text: "bold code Done.", entities: [{ type: "bold", offset: 0, length: 4 }, { type: "code", offset: 5, length: 4 }] });
+    expect(ok.body.result).toMatchObject({
+      text: "bold code Done.",
+      entities: [
+        { type: "bold", offset: 0, length: 4 },
+        { type: "code", offset: 5, length: 4 },
+      ],
+    });
   });
 
   it("resolves replies and forum threads, with Telegram's errors when they do not exist", async () => {
@@ -118,14 +132,22 @@ describe("fake Telegram: send, edit, delete", () => {
       quote: { text: "quest", position: 0 },
       link_preview_options: { is_disabled: true },
     });
-    expect((await api(fake, "sendMessage", { chat_id: -1001, text: "x", message_thread_id: 99 })).body.description).toBe("Bad Request: message thread not found");
+    expect((await api(fake, "sendMessage", { chat_id: -1001, text: "x", message_thread_id: 99 })).body.description).toBe(
+      "Bad Request: message thread not found",
+    );
     // The General topic is addressed without a thread id, except for chat actions.
-    expect((await api(fake, "sendMessage", { chat_id: -1001, text: "x", message_thread_id: 1 })).body.description).toBe("Bad Request: message thread not found");
+    expect((await api(fake, "sendMessage", { chat_id: -1001, text: "x", message_thread_id: 1 })).body.description).toBe(
+      "Bad Request: message thread not found",
+    );
     expect((await api(fake, "sendChatAction", { chat_id: -1001, action: "typing", message_thread_id: 1 })).body.result).toBe(true);
     expect((await api(fake, "sendMessage", { chat_id: -1001, text: "x", reply_to_message_id: 12345 })).body.description).toBe(
       "Bad Request: message to be replied not found",
     );
-    const lenient = await api(fake, "sendMessage", { chat_id: -1001, text: "x", reply_parameters: { message_id: 12345, allow_sending_without_reply: true } });
+    const lenient = await api(fake, "sendMessage", {
+      chat_id: -1001,
+      text: "x",
+      reply_parameters: { message_id: 12345, allow_sending_without_reply: true },
+    });
     expect(lenient.body.ok).toBe(true);
     expect(lenient.body.result.reply_to_message).toBeUndefined();
   });
@@ -135,9 +157,13 @@ describe("fake Telegram: send, edit, delete", () => {
     const commands = [{ command: "status", description: "Show status" }];
     expect((await api(fake, "setMyCommands", { commands })).body.result).toBe(true);
     expect((await api(fake, "getMyCommands")).body.result).toEqual(commands);
-    expect((await api(fake, "setMyCommands", { commands: [{ command: "Bad-Name", description: "x" }] })).body.description).toBe("Bad Request: BOT_COMMAND_INVALID");
+    expect((await api(fake, "setMyCommands", { commands: [{ command: "Bad-Name", description: "x" }] })).body.description).toBe(
+      "Bad Request: BOT_COMMAND_INVALID",
+    );
     expect((await api(fake, "answerCallbackQuery", { callback_query_id: "abc", text: "ok" })).body.result).toBe(true);
-    expect((await api(fake, "sendChatAction", { chat_id: 42, action: "dancing" })).body.description).toBe("Bad Request: wrong parameter action in request");
+    expect((await api(fake, "sendChatAction", { chat_id: 42, action: "dancing" })).body.description).toBe(
+      "Bad Request: wrong parameter action in request",
+    );
   });
 
   it("refuses unknown chats when asked to", async () => {
@@ -163,10 +189,21 @@ describe("fake Telegram: send, edit, delete", () => {
     const fake = await open();
     const photo = (await api(fake, "sendPhoto", { chat_id: 8, photo: "https://img.example/a.jpg", caption: "first" })).body.result;
     const fileId = photo.photo[0].file_id;
-    const album = await api(fake, "sendMediaGroup", { chat_id: 8, media: [{ type: "photo", media: fileId, caption: "one" }, { type: "photo", media: fileId }] });
+    const album = await api(fake, "sendMediaGroup", {
+      chat_id: 8,
+      media: [
+        { type: "photo", media: fileId, caption: "one" },
+        { type: "photo", media: fileId },
+      ],
+    });
     expect(album.body.result).toHaveLength(2);
     expect(album.body.result[0].media_group_id).toBe(album.body.result[1].media_group_id);
-    const edited = await api(fake, "editMessageCaption", { chat_id: 8, message_id: photo.message_id, caption: "<i>second</i>", parse_mode: "HTML" });
+    const edited = await api(fake, "editMessageCaption", {
+      chat_id: 8,
+      message_id: photo.message_id,
+      caption: "<i>second</i>",
+      parse_mode: "HTML",
+    });
     expect(edited.body.result).toMatchObject({ caption: "second", caption_entities: [{ type: "italic", offset: 0, length: 6 }] });
     expect(fake.editsOf(photo.message_id).map((v) => v.text)).toEqual(["first", "second"]);
     expect(fake.chat(8).map((m) => m.caption)).toEqual(["second", "one", undefined]);

@@ -43,11 +43,15 @@ export function outgoingSkeleton(ctx: MethodContext): { chat: TgChat; message: T
 
   const reply = params.reply_parameters as Record<string, any> | undefined;
   const replyToId = reply && typeof reply === "object" ? optionalInt(reply, "message_id") : optionalInt(params, "reply_to_message_id");
-  const allowWithout = reply && typeof reply === "object" ? optionalBool(reply, "allow_sending_without_reply") : optionalBool(params, "allow_sending_without_reply");
+  const allowWithout =
+    reply && typeof reply === "object"
+      ? optionalBool(reply, "allow_sending_without_reply")
+      : optionalBool(params, "allow_sending_without_reply");
   let replyTo: TgMessage | undefined;
   let quote: Record<string, unknown> | undefined;
   if (replyToId !== undefined) {
-    const replyChatId = reply && typeof reply === "object" && reply.chat_id !== undefined ? store.resolveChat(reply.chat_id, true).id : chat.id;
+    const replyChatId =
+      reply && typeof reply === "object" && reply.chat_id !== undefined ? store.resolveChat(reply.chat_id, true).id : chat.id;
     const target = store.liveMessage(replyChatId, replyToId);
     if (target) {
       replyTo = asReplyTarget(target.message);

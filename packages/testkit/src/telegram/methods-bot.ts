@@ -9,7 +9,7 @@ function commandsKey(params: Record<string, any>): string {
 /** setMyCommands: 1–100 commands, each 1–32 of a-z 0-9 _ with a 1–256 character description. */
 function setMyCommands(ctx: MethodContext): true {
   const commands = ctx.params.commands;
-  if (!Array.isArray(commands)) throw badRequest("parameter \"commands\" is required");
+  if (!Array.isArray(commands)) throw badRequest('parameter "commands" is required');
   if (commands.length > 100) throw badRequest("too many commands specified");
   for (const entry of commands as Array<Record<string, unknown>>) {
     const command = String(entry?.command ?? "");

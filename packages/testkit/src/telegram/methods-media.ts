@@ -49,7 +49,12 @@ function resolveInputFile(store: TelegramStore, value: unknown, kind: MediaKind)
   if (isUploadedFile(value)) {
     if (value.size === 0) throw badRequest("file must be non-empty");
     if (value.size > UPLOAD_LIMIT[kind]) throw new FakeTelegramApiError(413, "Request Entity Too Large");
-    return store.addFile(value.data, value.fileName, guessMimeType(value.fileName, value.mimeType), kind === "photo" ? "photos" : "documents");
+    return store.addFile(
+      value.data,
+      value.fileName,
+      guessMimeType(value.fileName, value.mimeType),
+      kind === "photo" ? "photos" : "documents",
+    );
   }
   if (typeof value === "string" && value !== "") {
     const known = store.files.get(value);

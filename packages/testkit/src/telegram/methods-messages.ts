@@ -55,7 +55,11 @@ function editMessageText(ctx: MethodContext): TgMessage {
   const current = stored.message;
   if (current.text === undefined) throw badRequest("there is no text in the message to edit");
   const markup = ctx.params.reply_markup;
-  if (current.text === rendered.text && sameJson(current.entities ?? [], rendered.entities) && (markup === undefined || sameJson(markup, current.reply_markup))) {
+  if (
+    current.text === rendered.text &&
+    sameJson(current.entities ?? [], rendered.entities) &&
+    (markup === undefined || sameJson(markup, current.reply_markup))
+  ) {
     throw badRequest(
       "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
     );

@@ -5,7 +5,8 @@ import type { TgUpdate } from "./types.js";
 /** Update types Telegram leaves out when `allowed_updates` is empty or was never given. */
 const OPT_IN_TYPES = new Set(["chat_member", "message_reaction", "message_reaction_count"]);
 
-export const WEBHOOK_CONFLICT = "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
+export const WEBHOOK_CONFLICT =
+  "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first";
 export const POLL_CONFLICT = "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running";
 
 /** The update's type: its one field besides `update_id`. */
@@ -83,7 +84,8 @@ function setWebhook(ctx: MethodContext): true {
   } catch {
     throw badRequest("bad webhook: invalid webhook URL specified");
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw badRequest("bad webhook: An HTTPS URL must be provided for webhook");
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    throw badRequest("bad webhook: An HTTPS URL must be provided for webhook");
   const secret = optionalString(params, "secret_token");
   if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) throw badRequest("secret token contains unallowed characters");
   if (optionalBool(params, "drop_pending_updates")) store.updates = [];
@@ -107,7 +109,11 @@ function deleteWebhook(ctx: MethodContext): true {
 
 function getWebhookInfo(ctx: MethodContext): Record<string, unknown> {
   const hook = ctx.store.webhook;
-  const info: Record<string, unknown> = { url: hook?.url ?? "", has_custom_certificate: false, pending_update_count: ctx.store.updates.length };
+  const info: Record<string, unknown> = {
+    url: hook?.url ?? "",
+    has_custom_certificate: false,
+    pending_update_count: ctx.store.updates.length,
+  };
   if (hook?.maxConnections !== undefined) info.max_connections = hook.maxConnections;
   if (hook?.allowedUpdates) info.allowed_updates = hook.allowedUpdates;
   return info;

@@ -19,9 +19,18 @@ describe("fake Telegram: auth and routing", () => {
   it("answers getMe for the configured token, 401 for another, 404 for an unknown method", async () => {
     const fake = await open({ token: "777:SECRET", botUser: { id: 777, username: "openclaw_bot", first_name: "Claw" } });
     const me = await api(fake, "getMe");
-    expect(me).toEqual({ status: 200, body: { ok: true, result: expect.objectContaining({ id: 777, is_bot: true, username: "openclaw_bot", first_name: "Claw" }) } });
-    expect(await api(fake, "getMe", {}, "777:WRONG")).toEqual({ status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" } });
-    expect(await api(fake, "sendTelepathy", { chat_id: 1 })).toEqual({ status: 404, body: { ok: false, error_code: 404, description: "Not Found" } });
+    expect(me).toEqual({
+      status: 200,
+      body: { ok: true, result: expect.objectContaining({ id: 777, is_bot: true, username: "openclaw_bot", first_name: "Claw" }) },
+    });
+    expect(await api(fake, "getMe", {}, "777:WRONG")).toEqual({
+      status: 401,
+      body: { ok: false, error_code: 401, description: "Unauthorized" },
+    });
+    expect(await api(fake, "sendTelepathy", { chat_id: 1 })).toEqual({
+      status: 404,
+      body: { ok: false, error_code: 404, description: "Not Found" },
+    });
     expect(fake.calls.map((c) => [c.method, c.ok])).toEqual([
       ["getMe", true],
       ["getMe", false],
@@ -76,7 +85,9 @@ describe("fake Telegram: getUpdates", () => {
 
   it("filters by allowed_updates and remembers the last list", async () => {
     const fake = await open();
-    fake.enqueueUpdate({ message_reaction: { chat: { id: 42, type: "private" }, message_id: 1, new_reaction: [{ type: "emoji", emoji: "👍" }] } });
+    fake.enqueueUpdate({
+      message_reaction: { chat: { id: 42, type: "private" }, message_id: 1, new_reaction: [{ type: "emoji", emoji: "👍" }] },
+    });
     fake.sendUserMessage({ ...ann, text: "hi" });
     // By default reactions are opt-in.
     expect((await api(fake, "getUpdates")).body.result.map((u: any) => Object.keys(u)[1])).toEqual(["message"]);
@@ -92,14 +103,21 @@ describe("fake Telegram: getUpdates", () => {
     const second = api(fake, "getUpdates", { timeout: 0 });
     expect(await first).toEqual({
       status: 409,
-      body: { ok: false, error_code: 409, description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running" },
+      body: {
+        ok: false,
+        error_code: 409,
+        description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+      },
     });
     expect((await second).body).toEqual({ ok: true, result: [] });
   });
 
   it("answers 409 while a webhook is set, and polls again after deleteWebhook", async () => {
     const fake = await open();
-    expect((await api(fake, "setWebhook", { url: "https://bot.example/hook", secret_token: "s3cret" })).body).toEqual({ ok: true, result: true });
+    expect((await api(fake, "setWebhook", { url: "https://bot.example/hook", secret_token: "s3cret" })).body).toEqual({
+      ok: true,
+      result: true,
+    });
     expect((await api(fake, "getWebhookInfo")).body.result).toMatchObject({ url: "https://bot.example/hook", pending_update_count: 0 });
     const conflict = await api(fake, "getUpdates");
     expect(conflict.status).toBe(409);

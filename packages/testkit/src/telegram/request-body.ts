@@ -152,5 +152,10 @@ export function recordableParams(params: Record<string, any>): Record<string, an
 }
 
 export function isUploadedFile(value: unknown): value is UploadedFile {
-  return typeof value === "object" && value !== null && Buffer.isBuffer((value as UploadedFile).data) && typeof (value as UploadedFile).fileName === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Buffer.isBuffer((value as UploadedFile).data) &&
+    typeof (value as UploadedFile).fileName === "string"
+  );
 }

@@ -34,7 +34,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const bot: TgUser = options.botUser ? { is_bot: true, ...options.botUser } : defaultBot(token);
   const store = new TelegramStore(bot);
   const waiters = createWaiters();
-  const dispatcher = new Dispatcher(store, { notify: waiters.notify, changed: waiters.changed, rejectUnknownChats: options.rejectUnknownChats ?? false }, options.enforceRateLimit);
+  const dispatcher = new Dispatcher(
+    store,
+    { notify: waiters.notify, changed: waiters.changed, rejectUnknownChats: options.rejectUnknownChats ?? false },
+    options.enforceRateLimit,
+  );
   const calls: FakeTelegramCall[] = [];
   const sockets = new Set<Socket>();
   const live = new Set<AbortController>();
@@ -42,8 +46,21 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   let inFlight = 0;
   let closed = false;
 
-  function record(method: string, params: Record<string, any>, uploads: FakeTelegramCall["uploads"], via: FakeTelegramCall["via"]): FakeTelegramCall {
-    const call: FakeTelegramCall = { index: calls.length, method, params: recordableParams(params), uploads, time: Date.now(), via, outcome: "pending" };
+  function record(
+    method: string,
+    params: Record<string, any>,
+    uploads: FakeTelegramCall["uploads"],
+    via: FakeTelegramCall["via"],
+  ): FakeTelegramCall {
+    const call: FakeTelegramCall = {
+      index: calls.length,
+      method,
+      params: recordableParams(params),
+      uploads,
+      time: Date.now(),
+      via,
+      outcome: "pending",
+    };
     calls.push(call);
     waiters.notify();
     return call;
@@ -61,14 +78,24 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     waiters.notify();
   }
 
-  async function serveApi(req: IncomingMessage, res: ServerResponse, url: URL, tokenPart: string, methodPart: string, signal: AbortSignal): Promise<void> {
+  async function serveApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    tokenPart: string,
+    methodPart: string,
+    signal: AbortSignal,
+  ): Promise<void> {
     const body = await readBody(req);
     const parsed = parseParams(url.searchParams, body, String(req.headers["content-type"] ?? ""));
-    const uploads = parsed ? [...parsed.files.values()].map(({ field, fileName, mimeType, size }) => ({ field, fileName, mimeType, size })) : [];
+    const uploads = parsed
+      ? [...parsed.files.values()].map(({ field, fileName, mimeType, size }) => ({ field, fileName, mimeType, size }))
+      : [];
     const call = record(dispatcher.canonical(methodPart), parsed?.params ?? {}, uploads, "http");
     let outcome: CallOutcome;
     if (tokenPart !== token) outcome = { drop: false, status: 401, body: new FakeTelegramApiError(401, "Unauthorized").toBody() };
-    else if (!parsed) outcome = { drop: false, status: 400, body: new FakeTelegramApiError(400, "Bad Request: can't parse request JSON object").toBody() };
+    else if (!parsed)
+      outcome = { drop: false, status: 400, body: new FakeTelegramApiError(400, "Bad Request: can't parse request JSON object").toBody() };
     else outcome = await dispatcher.run(call, parsed.params, signal);
     const gone = signal.aborted && !closed;
     settle(call, outcome, gone);
@@ -178,7 +205,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       let status: number;
       let text: string;
       try {
-        const res = await fetch(hook.url, { method: "POST", headers, body: JSON.stringify(update), signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });
+        const res = await fetch(hook.url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(update),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+        });
         status = res.status;
         text = await res.text();
       } catch {
@@ -192,7 +224,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         } catch {
           reply = undefined;
         }
-        if (reply && typeof reply === "object" && typeof (reply as { method?: unknown }).method === "string") await runWebhookReply(reply as Record<string, any>);
+        if (reply && typeof reply === "object" && typeof (reply as { method?: unknown }).method === "string")
+          await runWebhookReply(reply as Record<string, any>);
       }
       waiters.notify();
       return status;
@@ -250,6 +283,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 }
 
 function describeRecentCalls(calls: readonly FakeTelegramCall[]): string {
-  const recent = calls.slice(-8).map((c) => `${c.method}(${c.outcome === "answered" ? (c.ok ? "ok" : `${c.response && !c.response.ok ? c.response.error_code : "?"}`) : c.outcome})`);
+  const recent = calls
+    .slice(-8)
+    .map(
+      (c) =>
+        `${c.method}(${c.outcome === "answered" ? (c.ok ? "ok" : `${c.response && !c.response.ok ? c.response.error_code : "?"}`) : c.outcome})`,
+    );
   return `last calls: ${recent.length ? recent.join(", ") : "none"}`;
 }

@@ -233,7 +233,13 @@ export interface FakeTelegram {
   /** The next `count` calls (of `method`, or of any method when omitted) answer 429 with `parameters.retry_after`. */
   inject429(spec: { method?: string; count: number; retryAfter: number }): void;
   /** The next `count` calls of `method` (any method when omitted) answer with this error. */
-  injectError(spec: { method?: string; count: number; error_code: number; description: string; parameters?: TgErrorBody["parameters"] }): void;
+  injectError(spec: {
+    method?: string;
+    count: number;
+    error_code: number;
+    description: string;
+    parameters?: TgErrorBody["parameters"];
+  }): void;
   /**
    * The next `count` calls (of `method`, or any) lose their connection: the socket is destroyed
    * without a response. With `applyFirst`, the call takes effect first (the message is sent,

@@ -21,7 +21,12 @@ function attach(store: TelegramStore, message: TgMessage, kind: "photo" | "docum
  * or react to it). The chat is recorded too. Text becomes a caption when media is attached.
  */
 export function buildUserMessage(store: TelegramStore, input: FakeUserMessage): TgMessage {
-  const from = { id: input.from.id, is_bot: false, first_name: input.from.first_name, ...stripUndefined({ last_name: input.from.last_name, username: input.from.username, language_code: input.from.language_code }) };
+  const from = {
+    id: input.from.id,
+    is_bot: false,
+    first_name: input.from.first_name,
+    ...stripUndefined({ last_name: input.from.last_name, username: input.from.username, language_code: input.from.language_code }),
+  };
   const chatInput: TgChat = { id: input.chat.id, type: input.chat.type };
   if (input.chat.type === "private") {
     chatInput.first_name = input.from.first_name;
@@ -37,7 +42,8 @@ export function buildUserMessage(store: TelegramStore, input: FakeUserMessage): 
     store.noteThread(chat.id, input.message_thread_id);
   }
   if (input.reply_to_message !== undefined) {
-    const target = typeof input.reply_to_message === "number" ? store.messages.get(input.reply_to_message)?.message : input.reply_to_message;
+    const target =
+      typeof input.reply_to_message === "number" ? store.messages.get(input.reply_to_message)?.message : input.reply_to_message;
     if (!target) throw new Error(`sendUserMessage: reply_to_message ${String(input.reply_to_message)} is not a message the fake knows`);
     message.reply_to_message = asReplyTarget(target);
   }

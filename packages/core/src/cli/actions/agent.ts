@@ -47,7 +47,11 @@ export async function runAgentCommand(ctx: CliContext, opts: AgentCommandOptions
 /** Sends the turn to the running gateway (`agent` method) and streams its events back. */
 async function runThroughGateway(ctx: CliContext, opts: AgentCommandOptions): Promise<void> {
   const { connectToGateway } = await import("../../gateway/index.js");
-  const client = await connectToGateway({ paths: ctx.paths(), ...(opts.url ? { url: opts.url } : {}), ...(opts.token ? { token: opts.token } : {}) });
+  const client = await connectToGateway({
+    paths: ctx.paths(),
+    ...(opts.url ? { url: opts.url } : {}),
+    ...(opts.token ? { token: opts.token } : {}),
+  });
   const { onEvent, finish } = terminalPrinter(ctx, opts);
   try {
     const ended = new Promise<AgentEvent & { type: "run_end" }>((resolve, reject) => {
@@ -64,13 +68,18 @@ async function runThroughGateway(ctx: CliContext, opts: AgentCommandOptions): Pr
         else if (payload.runId === runId) handle(payload);
       });
       client
-        .request<{ runId: string }>("agent", { message: opts.message, ...(opts.agent ? { agentId: opts.agent } : {}), ...(opts.session ? { sessionKey: opts.session } : {}) })
+        .request<{ runId: string }>("agent", {
+          message: opts.message,
+          ...(opts.agent ? { agentId: opts.agent } : {}),
+          ...(opts.session ? { sessionKey: opts.session } : {}),
+        })
         .then((res) => {
           runId = res.runId;
           for (const p of early.splice(0)) if (p.runId === runId) handle(p);
         }, reject);
     });
-    const onSigint = () => void client.request("chat.abort", { ...(opts.session ? { sessionKey: opts.session } : {}) }).catch(() => undefined);
+    const onSigint = () =>
+      void client.request("chat.abort", { ...(opts.session ? { sessionKey: opts.session } : {}) }).catch(() => undefined);
     process.once("SIGINT", onSigint);
     const end = await ended.finally(() => process.off("SIGINT", onSigint));
     finish();

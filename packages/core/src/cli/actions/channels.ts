@@ -33,7 +33,11 @@ export function describeAge(at: number | undefined, now = Date.now()): string {
 
 /** Prints every account of every configured channel as the running gateway reports it. */
 export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsStatusOptions): Promise<void> {
-  const client = await connectToGateway({ paths: ctx.paths(), ...(opts.url ? { url: opts.url } : {}), ...(opts.token ? { token: opts.token } : {}) });
+  const client = await connectToGateway({
+    paths: ctx.paths(),
+    ...(opts.url ? { url: opts.url } : {}),
+    ...(opts.token ? { token: opts.token } : {}),
+  });
   try {
     const payload = await client.request<ChannelsPayload>("channels.status", undefined, { timeoutMs: 10_000 });
     if (opts.json) {
@@ -49,7 +53,10 @@ export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsSt
       writeLine(out, `${channel.label} (${channel.channel})`);
       for (const a of channel.accounts) {
         const who = a.identity ? ` as ${a.identity}` : "";
-        writeLine(out, `  ${a.accountId}${a.name ? ` (${a.name})` : ""}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`);
+        writeLine(
+          out,
+          `  ${a.accountId}${a.name ? ` (${a.name})` : ""}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`,
+        );
         if (a.detail) writeLine(out, `    ${a.detail}`);
         else if (a.lastError) writeLine(out, `    last error: ${a.lastError}`);
       }

@@ -25,7 +25,12 @@ interface ToolSize {
 }
 
 /** Every tool the session would get (after the tool policy), with its schema size, heaviest first. */
-async function toolSizes(ctx: CliContext, config: Awaited<ReturnType<CliContext["loadConfig"]>>["config"], agentId: string, sessionKey: string): Promise<ToolSize[]> {
+async function toolSizes(
+  ctx: CliContext,
+  config: Awaited<ReturnType<CliContext["loadConfig"]>>["config"],
+  agentId: string,
+  sessionKey: string,
+): Promise<ToolSize[]> {
   const [{ AgentRuntime }, { toolSchemaSizes }] = await Promise.all([import("../../agent/index.js"), import("../../tools/index.js")]);
   const runtime = new AgentRuntime({ config, paths: ctx.paths() });
   try {
@@ -131,9 +136,7 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
   out.write(`Agent ${settings.agentId}, session ${sessionKey} (${KIND_LABEL[result.sessionKind]})\n`);
   out.write(`Workspace ${settings.workspaceDir}\n`);
   if (!workspaceExists) out.write("  this folder does not exist yet; run `openclaw setup` to create it\n");
-  out.write(
-    `Limits: ${result.totals.maxChars} characters per file, ${result.totals.totalMaxChars} for all files together\n\n`,
-  );
+  out.write(`Limits: ${result.totals.maxChars} characters per file, ${result.totals.totalMaxChars} for all files together\n\n`);
   out.write(summary(result));
   if (result.bootstrapPending) out.write("First run pending: BOOTSTRAP.md is present, so first-run guidance is added too.\n");
   out.write("\n");

@@ -20,7 +20,8 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
   // Flags are checked before anything opens, so a typo never half-starts the gateway.
   const port = opts.port !== undefined ? resolveGatewayPort({}, {}, opts.port) : undefined;
   const bind = opts.bind !== undefined ? resolveGatewayBind({}, opts.bind) : undefined;
-  if (opts.token !== undefined && opts.token.trim() === "") throw new UserError("--token is empty; pass the token, or leave --token out to use the configured or generated one.", 2);
+  if (opts.token !== undefined && opts.token.trim() === "")
+    throw new UserError("--token is empty; pass the token, or leave --token out to use the configured or generated one.", 2);
 
   const gateway = await startGateway({
     paths: ctx.paths(),

@@ -94,17 +94,26 @@ export async function installPluginCommand(ctx: CliContext, spec: string): Promi
   const { plugin } = result;
   for (const w of result.warnings) writeLine(ctx.stderr, `Warning: ${w}`);
   writeLine(ctx.stdout, `Installed plugin "${plugin.id}" (${plugin.packageName}@${plugin.version}) into ${result.extensionsDir}.`);
-  writeLine(ctx.stdout, `It provides the channel${plugin.manifest.channels.length === 1 ? "" : "s"} ${plugin.manifest.channels.join(", ")}.`);
+  writeLine(
+    ctx.stdout,
+    `It provides the channel${plugin.manifest.channels.length === 1 ? "" : "s"} ${plugin.manifest.channels.join(", ")}.`,
+  );
 
   const set = await resolvePlugins({ paths, config: await lenientConfig(ctx, paths) });
   const now = set.plugins.find((p) => p.id === plugin.id);
   if (now && now.rootDir !== plugin.rootDir) {
-    writeLine(ctx.stderr, `Warning: another plugin with the id "${plugin.id}" (${now.packageName}@${now.version}, ${now.source}) takes precedence, so this one will not load.`);
+    writeLine(
+      ctx.stderr,
+      `Warning: another plugin with the id "${plugin.id}" (${now.packageName}@${now.version}, ${now.source}) takes precedence, so this one will not load.`,
+    );
   } else if (now && !now.enabled) {
     writeLine(ctx.stderr, `Warning: it will not load until you change the config: ${now.disabledReason}.`);
   }
   const channel = plugin.manifest.channels[0]!;
-  writeLine(ctx.stdout, `Configure it under channels.${channel} in ${paths.configPath}, e.g. \`openclaw config set channels.${channel}.dmPolicy pairing\`,`);
+  writeLine(
+    ctx.stdout,
+    `Configure it under channels.${channel} in ${paths.configPath}, e.g. \`openclaw config set channels.${channel}.dmPolicy pairing\`,`,
+  );
   writeLine(ctx.stdout, "then check with `openclaw config validate` and (re)start the gateway.");
 }
 

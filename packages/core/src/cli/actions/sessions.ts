@@ -78,8 +78,7 @@ export async function showSession(ctx: CliContext, rawKey: string, opts: Session
   }
   try {
     const { key, entry } = findEntry(reader, rawKey, agentId);
-    const events =
-      tail === undefined ? reader.readEvents(entry.sessionId) : reader.readTail(entry.sessionId, tail);
+    const events = tail === undefined ? reader.readEvents(entry.sessionId) : reader.readTail(entry.sessionId, tail);
     const history = reader.sessionHistory(key);
     if (opts.json) {
       ctx.stdout.write(
@@ -176,6 +175,10 @@ function summarize(event: StoredEvent["event"]): string {
 
 function formatTable(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
   return `${[line(headers), ...rows.map(line)].join("\n")}\n`;
 }

@@ -26,8 +26,7 @@ export async function runSetup(ctx: CliContext, opts: SetupOptions): Promise<voi
   const paths = ctx.paths();
   let loaded = await ctx.loadConfig();
   const workspaceOverride = opts.workspace !== undefined ? path.resolve(opts.workspace) : undefined;
-  const forDefaultAgent =
-    opts.agent === undefined || normalizeAgentId(opts.agent) === resolveDefaultAgentId(loaded.config);
+  const forDefaultAgent = opts.agent === undefined || normalizeAgentId(opts.agent) === resolveDefaultAgentId(loaded.config);
 
   if (!loaded.exists) {
     // Atomic (temp file + rename), mode 0600.
@@ -45,12 +44,7 @@ export async function runSetup(ctx: CliContext, opts: SetupOptions): Promise<voi
     }
   }
 
-  const settings = resolveWorkspaceSettings(
-    loaded.config,
-    opts.agent,
-    paths,
-    workspaceOverride ? { workspaceOverride } : {},
-  );
+  const settings = resolveWorkspaceSettings(loaded.config, opts.agent, paths, workspaceOverride ? { workspaceOverride } : {});
   const dir = settings.workspaceDir;
   if (opts.resetWorkspaceState) {
     const cleared = resetWorkspaceState({ stateDir: paths.stateDir, workspaceDir: dir });

@@ -54,9 +54,7 @@ export async function checkSkills(ctx: CliContext, opts: SkillsOptions): Promise
   for (const s of result.skills) {
     const where = `${s.source}, ${compactHome(s.path, home)}`;
     lines.push(
-      s.eligible
-        ? `  ok  ${s.name} (${where})`
-        : `  no  ${s.name} (${where}): ${s.reasons.map((r) => compactReason(r, home)).join("; ")}`,
+      s.eligible ? `  ok  ${s.name} (${where})` : `  no  ${s.name} (${where}): ${s.reasons.map((r) => compactReason(r, home)).join("; ")}`,
     );
   }
   if (result.skills.length === 0) lines.push("  (no skills found)");

@@ -26,7 +26,11 @@ export interface StatusPayload {
 
 /** Asks the running gateway for its status and prints it; exits 1 with how to start it when none runs. */
 export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Promise<void> {
-  const client = await connectToGateway({ paths: ctx.paths(), ...(opts.url ? { url: opts.url } : {}), ...(opts.token ? { token: opts.token } : {}) });
+  const client = await connectToGateway({
+    paths: ctx.paths(),
+    ...(opts.url ? { url: opts.url } : {}),
+    ...(opts.token ? { token: opts.token } : {}),
+  });
   try {
     const status = await client.request<StatusPayload>("status", undefined, { timeoutMs: 10_000 });
     const channels = await client.request<ChannelsPayload>("channels.status", undefined, { timeoutMs: 10_000 });
@@ -35,7 +39,10 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
       return;
     }
     const out = ctx.stdout;
-    writeLine(out, `Gateway: running${status.accepting ? "" : " (shutting down)"} — version ${status.version}, pid ${status.pid}, up ${formatDuration(status.uptimeMs)}`);
+    writeLine(
+      out,
+      `Gateway: running${status.accepting ? "" : " (shutting down)"} — version ${status.version}, pid ${status.pid}, up ${formatDuration(status.uptimeMs)}`,
+    );
     writeLine(out, `Listening: ws://${status.host}:${status.port} (bind ${status.bind})`);
     writeLine(out, `Agents: ${status.agents.map((a) => (a.default ? `${a.id} (default)` : a.id)).join(", ")}`);
     if (channels.channels.length === 0) {
@@ -47,7 +54,10 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
       const states = Object.entries(countStates(channel.accounts.map((a) => a.state)))
         .map(([state, n]) => `${n} ${state}`)
         .join(", ");
-      writeLine(out, `  ${channel.channel} (${channel.label}): ${channel.accounts.length} account${channel.accounts.length === 1 ? "" : "s"} — ${states}`);
+      writeLine(
+        out,
+        `  ${channel.channel} (${channel.label}): ${channel.accounts.length} account${channel.accounts.length === 1 ? "" : "s"} — ${states}`,
+      );
       for (const account of channel.accounts) {
         if (account.state === "error" || account.state === "reconnecting") {
           writeLine(out, `    ${account.accountId}: ${account.state}: ${account.detail ?? account.lastError ?? "no detail"}`);

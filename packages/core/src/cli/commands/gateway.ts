@@ -12,6 +12,9 @@ export function registerGateway(program: Command, ctx: CliContext): void {
     .description("run the gateway in the foreground: channel accounts, agents and the control API (stop with Ctrl-C or SIGTERM)")
     .option("--port <n>", "control API port (default: OPENCLAW_GATEWAY_PORT, gateway.port, else 18789; 0 picks a free port)")
     .option("--bind <mode>", '"loopback" (127.0.0.1, the default) or "lan" (all interfaces; needs token auth)')
-    .option("--token <token>", "control API token (default: gateway.auth.token, OPENCLAW_GATEWAY_TOKEN, else generated into <stateDir>/gateway.token)")
+    .option(
+      "--token <token>",
+      "control API token (default: gateway.auth.token, OPENCLAW_GATEWAY_TOKEN, else generated into <stateDir>/gateway.token)",
+    )
     .action(async (opts: GatewayCommandOptions) => (await actions()).runGatewayCommand(ctx, opts));
 }

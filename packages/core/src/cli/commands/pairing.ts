@@ -9,7 +9,7 @@ const actions = () => import("../actions/pairing.js");
 export function registerPairing(program: Command, ctx: CliContext): void {
   const pairing = program
     .command("pairing")
-    .description("approve or revoke people who asked to DM the bot (dmPolicy \"pairing\"); takes effect at their next message, no restart");
+    .description('approve or revoke people who asked to DM the bot (dmPolicy "pairing"); takes effect at their next message, no restart');
 
   pairing
     .command("list", { isDefault: true })
@@ -32,5 +32,7 @@ export function registerPairing(program: Command, ctx: CliContext): void {
     .argument("<channel>", "the channel, e.g. telegram")
     .argument("<senderId>", "the approved sender's id, as `openclaw pairing list` shows it")
     .option("--account <id>", "only on this account (default: every account of the channel)")
-    .action(async (channel: string, senderId: string, opts: PairingOptions) => (await actions()).revokePairing(ctx, channel, senderId, opts));
+    .action(async (channel: string, senderId: string, opts: PairingOptions) =>
+      (await actions()).revokePairing(ctx, channel, senderId, opts),
+    );
 }

@@ -12,7 +12,9 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
 
   plugins
     .command("list", { isDefault: true })
-    .description("list the plugins found (project dependencies, <stateDir>/extensions, plugins.load.paths), whether each loads and why, and its SDK range")
+    .description(
+      "list the plugins found (project dependencies, <stateDir>/extensions, plugins.load.paths), whether each loads and why, and its SDK range",
+    )
     .option("--json", "print JSON instead of text")
     .action(async (opts: { json?: boolean }) => (await actions()).listPluginsCommand(ctx, opts));
 

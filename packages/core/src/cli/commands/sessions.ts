@@ -27,4 +27,3 @@ export function registerSessions(program: Command, ctx: CliContext): void {
     .option("--json", "print JSON instead of text")
     .action(async (rawKey: string, opts: SessionsOptions) => (await actions()).showSession(ctx, rawKey, opts));
 }
-

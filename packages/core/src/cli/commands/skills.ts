@@ -7,9 +7,7 @@ const actions = () => import("../actions/skills.js");
 
 /** `openclaw skills list|check`. */
 export function registerSkills(program: Command, ctx: CliContext): void {
-  const skills = program
-    .command("skills")
-    .description("list the agent's skills and explain which ones it may use");
+  const skills = program.command("skills").description("list the agent's skills and explain which ones it may use");
 
   skills
     .command("list")

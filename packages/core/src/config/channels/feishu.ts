@@ -12,7 +12,9 @@ const feishuStreaming = z
     mode: z
       .enum(["off", "partial"])
       .optional()
-      .describe('"partial" (default): the reply streams into a CardKit card that is updated in place; "off": the reply is sent when ready.'),
+      .describe(
+        '"partial" (default): the reply streams into a CardKit card that is updated in place; "off": the reply is sent when ready.',
+      ),
     chunkMode: chunkModeSchema.optional(),
     block: streamingBlockSchema.optional(),
   })

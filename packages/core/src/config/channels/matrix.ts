@@ -14,7 +14,11 @@ export const matrixChannel = defineChannelConfig({
     streaming: previewStreamingSchema({ modes: MATRIX_MODES, defaultMode: "off", previewChunk: false }),
     shared: {
       homeserver: z.url().optional().describe("Homeserver URL, e.g. https://matrix.example.org."),
-      userId: z.string().regex(/^@[^:]+:.+$/, 'a Matrix user id looks like "@bot:example.org"').optional().describe("The bot's user id."),
+      userId: z
+        .string()
+        .regex(/^@[^:]+:.+$/, 'a Matrix user id looks like "@bot:example.org"')
+        .optional()
+        .describe("The bot's user id."),
       accessToken: z.string().min(1).optional().describe("Access token (or use password to log in)."),
       password: z.string().min(1).optional().describe("Password used to log in when there is no accessToken."),
       deviceId: z.string().min(1).optional().describe("Device id to reuse across restarts."),
@@ -22,7 +26,10 @@ export const matrixChannel = defineChannelConfig({
       encryption: z.boolean().optional().describe("End-to-end encryption (default false)."),
       initialSyncLimit: z.int().min(0).optional().describe("Events per room fetched by the first sync."),
       replyToMode: z.enum(["off", "first", "all", "batched"]).optional().describe('Reply-to relations on answers (default "off").'),
-      threadReplies: z.enum(["off", "inbound", "always"]).optional().describe('Answer in threads: "inbound" (default) when the message was in a thread.'),
+      threadReplies: z
+        .enum(["off", "inbound", "always"])
+        .optional()
+        .describe('Answer in threads: "inbound" (default) when the message was in a thread.'),
       autoJoin: z.boolean().optional().describe("Accept room invites automatically (default false)."),
     },
   }),

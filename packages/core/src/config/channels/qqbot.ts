@@ -12,7 +12,7 @@ const qqbotStreaming = z
       .optional()
       .describe("Stream direct (C2C) replies through QQ's stream_messages API instead of separate messages (default false)."),
   })
-  .describe("How replies are streamed to QQ (no block keys: QQ Bot streams blocks unless mode is \"off\").");
+  .describe('How replies are streamed to QQ (no block keys: QQ Bot streams blocks unless mode is "off").');
 
 export const qqbotChannel = defineChannelConfig({
   id: "qqbot",

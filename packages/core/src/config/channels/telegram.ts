@@ -16,7 +16,10 @@ const topicSchema = z.strictObject({
 
 const telegramGroupSchema = z.strictObject({
   ...groupSettingsShape,
-  topics: z.record(z.string().min(1), topicSchema).optional().describe('Forum topics keyed by thread id or "*"; they inherit the group settings.'),
+  topics: z
+    .record(z.string().min(1), topicSchema)
+    .optional()
+    .describe('Forum topics keyed by thread id or "*"; they inherit the group settings.'),
 });
 
 // Core's fallback copy of @openclaw/telegram's config definition: it lets `openclaw doctor` migrate
@@ -53,7 +56,10 @@ export const telegramChannel = defineChannelConfig({
         .regex(/^\//, "webhookPath must start with '/'")
         .optional()
         .describe(`Path the webhook listener accepts updates on (default "/telegram-webhook").`),
-      replyToMode: z.enum(["off", "first", "all", "batched"]).optional().describe('Quote the user\'s message in replies: "off" (default), "first", "all", "batched".'),
+      replyToMode: z
+        .enum(["off", "first", "all", "batched"])
+        .optional()
+        .describe('Quote the user\'s message in replies: "off" (default), "first", "all", "batched".'),
       linkPreview: z.boolean().optional().describe("Show link previews in sent messages (default true)."),
     },
     rootOnly: {

@@ -11,7 +11,11 @@ export const whatsappChannel = defineChannelConfig({
     textChunkLimit: 4000,
     streaming: deliveryOnlyStreamingSchema(),
     shared: {
-      authDir: z.string().min(1).optional().describe("Where the linked-device login is kept (default <stateDir>/credentials/whatsapp/<account>)."),
+      authDir: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Where the linked-device login is kept (default <stateDir>/credentials/whatsapp/<account>)."),
       selfChatMode: z.boolean().optional().describe("Treat messages you send to yourself as prompts (default false)."),
       sendReadReceipts: z.boolean().optional().describe("Mark handled messages as read (default true; never in self-chat)."),
     },

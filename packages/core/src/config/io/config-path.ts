@@ -2,7 +2,7 @@ import { UserError } from "../paths.js";
 import { defineOwn, isPlainObject } from "./merge.js";
 
 const SYNTAX_HELP =
-  'Use dot-separated keys and [brackets] for list indexes or keys containing dots: ' +
+  "Use dot-separated keys and [brackets] for list indexes or keys containing dots: " +
   'agents.defaults.model, bindings[0].agentId, agents.entries["my.agent"].model.';
 
 const BARE_CHAR = /[^.[\]"'\s]/;

@@ -24,10 +24,7 @@ async function realOrSelf(p: string): Promise<string> {
 }
 
 /** Builds the allowed include folders for a main config file; roots come from `env.OPENCLAW_INCLUDE_ROOTS`. */
-export async function resolveIncludeRoots(
-  mainFile: string,
-  env: NodeJS.ProcessEnv,
-): Promise<IncludeRoots> {
+export async function resolveIncludeRoots(mainFile: string, env: NodeJS.ProcessEnv): Promise<IncludeRoots> {
   const configDir = path.dirname(path.resolve(mainFile));
   const extra = (env.OPENCLAW_INCLUDE_ROOTS ?? "")
     .split(path.delimiter)
@@ -49,20 +46,13 @@ export function isInside(dir: string, target: string): boolean {
 }
 
 /** Outcome of locating and reading one `$include` target. */
-export type IncludeRead =
-  | { ok: true; real: string; text: string }
-  | { ok: false; reason: string };
+export type IncludeRead = { ok: true; real: string; text: string } | { ok: false; reason: string };
 
 /**
  * Resolves `spec` against `baseDir`, follows symlinks, and checks that the real path stays inside
  * an allowed root, is a regular file, and is at most 2 MiB; then reads it.
  */
-export async function readIncludedFile(
-  spec: string,
-  baseDir: string,
-  roots: IncludeRoots,
-  env: NodeJS.ProcessEnv,
-): Promise<IncludeRead> {
+export async function readIncludedFile(spec: string, baseDir: string, roots: IncludeRoots, env: NodeJS.ProcessEnv): Promise<IncludeRead> {
   const lexical = path.resolve(baseDir, expandUserPath(spec, env.HOME));
   const outside = (p: string): IncludeRead => ({
     ok: false,

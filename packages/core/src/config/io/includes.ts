@@ -51,12 +51,7 @@ export async function expandIncludes(
   return expandNode(raw, [], ctx, { roots, env, problems });
 }
 
-async function expandNode(
-  node: unknown,
-  keyPath: (string | number)[],
-  ctx: FileContext,
-  shared: Shared,
-): Promise<unknown> {
+async function expandNode(node: unknown, keyPath: (string | number)[], ctx: FileContext, shared: Shared): Promise<unknown> {
   if (typeof node === "string") return new SourcedString(node, ctx.file);
   if (Array.isArray(node)) {
     const out: unknown[] = [];
@@ -133,7 +128,9 @@ async function expandIncludedFile(
   const read = await readIncludedFile(spec, ctx.dir, shared.roots, shared.env);
   if (!read.ok) return fail(read.reason);
   if (ctx.chain.includes(read.real)) {
-    return fail(`creates an include cycle: ${describeChain([...ctx.chain, read.real], shared.roots.realConfigDir)}. Remove one of these includes.`);
+    return fail(
+      `creates an include cycle: ${describeChain([...ctx.chain, read.real], shared.roots.realConfigDir)}. Remove one of these includes.`,
+    );
   }
   if (ctx.chain.length > MAX_INCLUDE_DEPTH) {
     return fail(

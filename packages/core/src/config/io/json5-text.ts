@@ -26,7 +26,10 @@ export function parseJson5Text(text: string, file: string): ParseOutcome {
 function describeSyntaxError(err: Json5SyntaxError, source: string, file: string): ConfigProblem {
   const line = err.lineNumber ?? 1;
   const column = err.columnNumber ?? 1;
-  const reason = err.message.replace(/^JSON5:\s*/, "").replace(/\s+at \d+:\d+$/, "").replace(/\\"/g, '"');
+  const reason = err.message
+    .replace(/^JSON5:\s*/, "")
+    .replace(/\s+at \d+:\d+$/, "")
+    .replace(/\\"/g, '"');
   const endOfInput = /end of input/.test(reason);
   const fix = endOfInput
     ? source.trim() === ""

@@ -69,9 +69,9 @@ describe("$include", () => {
 
   it("lets sibling keys override included content, merging objects", async () => {
     await put("base.json5", `{ mode: "partial", block: { enabled: false, coalesce: { idleMs: 1000 } }, chunkMode: "length" }`);
-    expect(
-      await load(`{ streaming: { $include: "base.json5", mode: "off", block: { enabled: true } } }`),
-    ).toEqual({ streaming: { mode: "off", block: { enabled: true, coalesce: { idleMs: 1000 } }, chunkMode: "length" } });
+    expect(await load(`{ streaming: { $include: "base.json5", mode: "off", block: { enabled: true } } }`)).toEqual({
+      streaming: { mode: "off", block: { enabled: true, coalesce: { idleMs: 1000 } }, chunkMode: "length" },
+    });
   });
 
   it("resolves nested includes relative to the including file's folder", async () => {

@@ -24,11 +24,7 @@ export interface WriteConfigFileResult {
  * on failure. Throws `ConfigFileError` when the file cannot be written; `TypeError` when `value`
  * has no JSON form (e.g. `undefined`).
  */
-export async function writeConfigFile(
-  file: string,
-  value: unknown,
-  opts: WriteConfigFileOptions = {},
-): Promise<WriteConfigFileResult> {
+export async function writeConfigFile(file: string, value: unknown, opts: WriteConfigFileOptions = {}): Promise<WriteConfigFileResult> {
   const text = JSON.stringify(value, null, 2) as string | undefined;
   if (text === undefined) throw new TypeError("writeConfigFile: the value has no JSON representation");
   const mode = opts.mode ?? 0o600;
@@ -77,10 +73,7 @@ async function existingFile(target: string): Promise<string | undefined> {
 
 /** Lets `fill` create a temp file beside `destination`, then renames it over `destination`. */
 async function atomicReplace(destination: string, mode: number, fill: (tmp: string) => Promise<void>): Promise<void> {
-  const tmp = path.join(
-    path.dirname(destination),
-    `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`,
-  );
+  const tmp = path.join(path.dirname(destination), `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await fill(tmp);
     await chmod(tmp, mode);

@@ -39,7 +39,9 @@ describe("docs/configuration-reference.md", () => {
     for (const id of ["telegram", "matrix", "feishu", "qqbot", "whatsapp"]) {
       expect(text).toContain(`### channels.${id}\n`);
     }
-    expect(text).toMatch(/^\| `channels\.telegram\.accounts\.<id>\.streaming\.mode` \| `"off" \\\| "partial" \\\| "block" \\\| "progress"` \|/m);
+    expect(text).toMatch(
+      /^\| `channels\.telegram\.accounts\.<id>\.streaming\.mode` \| `"off" \\\| "partial" \\\| "block" \\\| "progress"` \|/m,
+    );
     expect(text).toMatch(/^\| `channels\.matrix\.streaming\.mode` \| `"off" \\\| "partial" \\\| "quiet" \\\| "progress"` \|/m);
     expect(text).toMatch(/^\| `agents\.defaults\.blockStreamingChunk\.maxChars` \| `integer`, > 0 \| `1200` \|/m);
     expect(text).toContain("| `bindings[].match.channel` |");

@@ -22,7 +22,12 @@ const small = z
       .describe("Hooks run on events."),
     plugins: z
       .strictObject({
-        alpha: z.strictObject({ accounts: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ token: z.string().describe("Secret.") })).optional() }).optional().describe("Alpha plugin."),
+        alpha: z
+          .strictObject({
+            accounts: z.record(z.string().regex(/^[a-z]+$/), z.strictObject({ token: z.string().describe("Secret.") })).optional(),
+          })
+          .optional()
+          .describe("Alpha plugin."),
         beta: z.strictObject({ on: z.boolean().optional() }).optional().describe("Beta plugin."),
       })
       .prefault({})
@@ -59,10 +64,10 @@ describe("renderConfigReference", () => {
     expect(rowOf(text, "hooks[]")).toBe("| `hooks[]` | `object` |  |  |");
     expect(rowOf(text, "hooks[].event")).toBe("| `hooks[].event` | `string` (required) |  | Event name. |");
     expect(rowOf(text, "hooks[].run")).toBe("| `hooks[].run` | `string` |  | Command \\| script. |");
-    expect(rowOf(text, "plugins.alpha.accounts")).toBe(
-      "| `plugins.alpha.accounts` | `{ <id>: object }`, keys matching `^[a-z]+$` |  |  |",
+    expect(rowOf(text, "plugins.alpha.accounts")).toBe("| `plugins.alpha.accounts` | `{ <id>: object }`, keys matching `^[a-z]+$` |  |  |");
+    expect(rowOf(text, "plugins.alpha.accounts.<id>.token")).toBe(
+      "| `plugins.alpha.accounts.<id>.token` | `string` (required) |  | Secret. |",
     );
-    expect(rowOf(text, "plugins.alpha.accounts.<id>.token")).toBe("| `plugins.alpha.accounts.<id>.token` | `string` (required) |  | Secret. |");
     // A record of lists of strings is fully described by its type: no rows below it.
     expect(text).toContain("## tags\n\nFree tags.\n\nType: `{ <id>: string[] }`\n");
     expect(text).not.toContain("`tags.<id>`");

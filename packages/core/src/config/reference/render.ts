@@ -68,7 +68,14 @@ function sectionBody(node: JsonSchemaNode, path: string, root: JsonSchemaNode, r
   if (def !== undefined) facts.push(`Default: ${code(JSON.stringify(def))}`);
   lines.push(facts.join(" · "), "");
   const entries = collectEntries(node, root, path);
-  if (entries.length > 0) lines.push(...table(HEADER, entries.map((e) => row(e, root))), "");
+  if (entries.length > 0)
+    lines.push(
+      ...table(
+        HEADER,
+        entries.map((e) => row(e, root)),
+      ),
+      "",
+    );
   return lines;
 }
 
@@ -110,7 +117,10 @@ export function renderConfigReference(jsonSchema: unknown, options: ConfigRefere
     const description = descriptionOf(node, root);
     if (description !== undefined) body.push(prose(description), "");
     const def = defaultOf(node, root);
-    body.push(`Type: ${typeCell({ node, required: required.has(key) }, root)}${def === undefined ? "" : ` · Default: ${code(JSON.stringify(def))}`}`, "");
+    body.push(
+      `Type: ${typeCell({ node, required: required.has(key) }, root)}${def === undefined ? "" : ` · Default: ${code(JSON.stringify(def))}`}`,
+      "",
+    );
     const links: string[] = [];
     const childRequired = new Set(resolved.required ?? []);
     const childSections: string[] = [];
@@ -126,5 +136,8 @@ export function renderConfigReference(jsonSchema: unknown, options: ConfigRefere
   }
 
   const out = [`# ${title}`, "", options.intro ?? DEFAULT_INTRO, "", "## Contents", "", ...toc, "", ...body];
-  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }

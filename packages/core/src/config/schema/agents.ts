@@ -21,8 +21,14 @@ const heartbeatSchema = z
     target: z.string().optional().describe('Where heartbeat output goes, e.g. "telegram:default:12345" (default: nowhere).'),
     activeHours: z
       .strictObject({
-        start: z.string().regex(/^\d{2}:\d{2}$/).describe('Start of the active window, "HH:MM".'),
-        end: z.string().regex(/^\d{2}:\d{2}$/).describe('End of the active window, "HH:MM".'),
+        start: z
+          .string()
+          .regex(/^\d{2}:\d{2}$/)
+          .describe('Start of the active window, "HH:MM".'),
+        end: z
+          .string()
+          .regex(/^\d{2}:\d{2}$/)
+          .describe('End of the active window, "HH:MM".'),
       })
       .optional()
       .describe("Only run heartbeats inside this window (in userTimezone)."),
@@ -32,9 +38,15 @@ const heartbeatSchema = z
 const sandboxSchema = z
   .strictObject({
     mode: z.enum(["off", "non-main", "all"]).default("off").describe('Which sessions run sandboxed: "off" (default), "non-main", "all".'),
-    scope: z.enum(["session", "agent", "shared"]).default("session").describe("One sandbox per session (default), per agent, or one shared."),
+    scope: z
+      .enum(["session", "agent", "shared"])
+      .default("session")
+      .describe("One sandbox per session (default), per agent, or one shared."),
     workspaceRoot: z.string().optional().describe("Where per-session sandbox workspaces are created."),
-    workspaceAccess: z.enum(["rw", "ro", "none"]).default("rw").describe("Access of sandboxed sessions to the agent workspace (default rw)."),
+    workspaceAccess: z
+      .enum(["rw", "ro", "none"])
+      .default("rw")
+      .describe("Access of sandboxed sessions to the agent workspace (default rw)."),
   })
   .describe("Sandboxing of agent sessions.");
 
@@ -65,9 +77,20 @@ export const agentDefaultsSchema = z
       )
       .optional()
       .describe('Known models keyed by "provider/model", with aliases and parameters.'),
-    skipBootstrap: z.boolean().default(false).describe("Never create workspace bootstrap files (for pre-seeded workspaces). Default false."),
-    bootstrapMaxChars: z.int().positive().default(12000).describe("Largest bootstrap file injected whole; longer files keep a head and a tail (default 12000)."),
-    bootstrapTotalMaxChars: z.int().positive().default(60000).describe("Budget for all bootstrap files together; files past it are dropped with a notice (default 60000)."),
+    skipBootstrap: z
+      .boolean()
+      .default(false)
+      .describe("Never create workspace bootstrap files (for pre-seeded workspaces). Default false."),
+    bootstrapMaxChars: z
+      .int()
+      .positive()
+      .default(12000)
+      .describe("Largest bootstrap file injected whole; longer files keep a head and a tail (default 12000)."),
+    bootstrapTotalMaxChars: z
+      .int()
+      .positive()
+      .default(60000)
+      .describe("Budget for all bootstrap files together; files past it are dropped with a notice (default 60000)."),
     blockStreamingDefault: z
       .enum(["on", "off"])
       .default("off")
@@ -79,7 +102,11 @@ export const agentDefaultsSchema = z
     blockStreamingChunk: z
       .strictObject({
         minChars: z.int().positive().default(800).describe("Never send a block shorter than this unless the reply ends (default 800)."),
-        maxChars: z.int().positive().default(1200).describe("Never send a block longer than this; clamped to the channel's textChunkLimit (default 1200)."),
+        maxChars: z
+          .int()
+          .positive()
+          .default(1200)
+          .describe("Never send a block longer than this; clamped to the channel's textChunkLimit (default 1200)."),
         breakPreference: z
           .enum(["paragraph", "newline", "sentence"])
           .default("paragraph")
@@ -113,7 +140,10 @@ export const agentEntrySchema = z
   .strictObject({
     name: z.string().optional().describe("Display name."),
     default: z.boolean().optional().describe("Marks the agent that handles messages no binding matches (at most one)."),
-    workspace: z.string().optional().describe("This agent's workspace (default: agents.defaults.workspace for the default agent, else <stateDir>/workspace-<id>)."),
+    workspace: z
+      .string()
+      .optional()
+      .describe("This agent's workspace (default: agents.defaults.workspace for the default agent, else <stateDir>/workspace-<id>)."),
     model: modelSelectionSchema.optional(),
     skills: z.array(z.string()).optional().describe("Skill allowlist for this agent; replaces agents.defaults.skills."),
     skillsLimits: agentSkillLimitsSchema.optional(),
@@ -143,7 +173,11 @@ export const agentsSchema = z
       const lower = id.toLowerCase();
       const other = seen.get(lower);
       if (other !== undefined) {
-        ctx.addIssue({ code: "custom", path: ["entries", id], message: `agent ids are case-insensitive; "${id}" collides with "${other}". Rename one of them` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["entries", id],
+          message: `agent ids are case-insensitive; "${id}" collides with "${other}". Rename one of them`,
+        });
       }
       seen.set(lower, id);
       if (entry.default) defaults += 1;

@@ -22,6 +22,8 @@ export const bindingSchema = z
       .describe("Every field must match."),
     session: sessionScopeSchema.optional().describe("Session scope overrides for matching messages."),
   })
-  .describe("Routes messages to an agent. Order: exact peer, parent peer, peer wildcard, account, channel, default agent; first entry wins within a tier.");
+  .describe(
+    "Routes messages to an agent. Order: exact peer, parent peer, peer wildcard, account, channel, default agent; first entry wins within a tier.",
+  );
 
 export const bindingsSchema = z.array(bindingSchema).default([]).describe("Routing rules from messages to agents.");

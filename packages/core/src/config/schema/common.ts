@@ -18,12 +18,12 @@ export const modelSelectionSchema = z
       fallbacks: z
         .array(modelRefSchema)
         .optional()
-        .describe("Tried in order when the primary fails with an auth, rate-limit, overload or timeout error (never on abort or context overflow)."),
+        .describe(
+          "Tried in order when the primary fails with an auth, rate-limit, overload or timeout error (never on abort or context overflow).",
+        ),
     }),
   ])
   .describe('The model: "provider/model", or { primary, fallbacks }.');
 
 /** Durations such as "30m", "2h", "45s", "1d"; "0m" disables. */
-export const durationSchema = z
-  .string()
-  .regex(/^\d+(ms|s|m|h|d)$/, 'use a number and a unit, e.g. "30m", "2h", "45s" ("0m" disables)');
+export const durationSchema = z.string().regex(/^\d+(ms|s|m|h|d)$/, 'use a number and a unit, e.g. "30m", "2h", "45s" ("0m" disables)');

@@ -10,8 +10,15 @@ export const gatewaySchema = z
       .describe('"loopback" (default) listens on 127.0.0.1 only; "lan" on all interfaces and requires auth.'),
     auth: z
       .strictObject({
-        mode: z.enum(["token", "none"]).default("token").describe('"token" (default): clients authenticate with auth.token; "none" only on loopback.'),
-        token: z.string().min(16, "use at least 16 characters").optional().describe("Shared secret for the control API (default: generated and kept in <stateDir>/gateway.token)."),
+        mode: z
+          .enum(["token", "none"])
+          .default("token")
+          .describe('"token" (default): clients authenticate with auth.token; "none" only on loopback.'),
+        token: z
+          .string()
+          .min(16, "use at least 16 characters")
+          .optional()
+          .describe("Shared secret for the control API (default: generated and kept in <stateDir>/gateway.token)."),
       })
       .prefault({})
       .describe("How control API clients authenticate."),

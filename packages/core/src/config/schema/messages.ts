@@ -2,7 +2,9 @@ import { z } from "zod";
 
 const queueModeSchema = z
   .enum(["steer", "followup", "collect", "interrupt", "steer-backlog", "queue"])
-  .describe('"steer" (default): a message sent mid-run joins the run before its next model call; "followup": one new turn per message afterwards; "collect": one turn for all messages after a quiet window; "interrupt": abort the run and answer the newest message. Older spellings: "queue" means "steer"; "steer-backlog" steers and also keeps the message for a follow-up turn.');
+  .describe(
+    '"steer" (default): a message sent mid-run joins the run before its next model call; "followup": one new turn per message afterwards; "collect": one turn for all messages after a quiet window; "interrupt": abort the run and answer the newest message. Older spellings: "queue" means "steer"; "steer-backlog" steers and also keeps the message for a follow-up turn.',
+  );
 
 /** `messages`: inbound message handling. */
 export const messagesSchema = z
@@ -17,7 +19,9 @@ export const messagesSchema = z
         drop: z
           .enum(["summarize", "old", "new"])
           .default("summarize")
-          .describe('At the cap: "summarize" (default) drops the oldest and adds a short summary of them; "old" drops the oldest; "new" rejects the newest.'),
+          .describe(
+            'At the cap: "summarize" (default) drops the oldest and adds a short summary of them; "old" drops the oldest; "new" rejects the newest.',
+          ),
       })
       .prefault({})
       .describe("What happens to messages that arrive while a run is active."),

@@ -11,7 +11,10 @@ const providerModelSchema = z.strictObject({
 /** `models`: model providers. */
 export const modelsSchema = z
   .strictObject({
-    mode: z.enum(["merge", "replace"]).default("merge").describe('"merge" (default) adds these providers to the built-in ones; "replace" uses only these.'),
+    mode: z
+      .enum(["merge", "replace"])
+      .default("merge")
+      .describe('"merge" (default) adds these providers to the built-in ones; "replace" uses only these.'),
     providers: z
       .record(
         z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/i, "provider ids use letters, digits, '.', '-' and '_'"),
@@ -19,12 +22,16 @@ export const modelsSchema = z
           api: z
             .enum(["openai-completions", "anthropic-messages"])
             .optional()
-            .describe('Wire protocol: "openai-completions" (OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp…) or "anthropic-messages". Default: the built-in provider\'s own protocol, else "openai-completions".'),
+            .describe(
+              'Wire protocol: "openai-completions" (OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp…) or "anthropic-messages". Default: the built-in provider\'s own protocol, else "openai-completions".',
+            ),
           baseUrl: z.url().optional().describe("API base URL (default: the provider's public endpoint)."),
           apiKey: z
             .string()
             .optional()
-            .describe("API key; prefer ${ENV_VAR} substitution. Default: the built-in provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY); a provider with its own baseUrl never gets a key from the environment, so your OpenAI key is not sent to third-party hosts."),
+            .describe(
+              "API key; prefer ${ENV_VAR} substitution. Default: the built-in provider's variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENROUTER_API_KEY); a provider with its own baseUrl never gets a key from the environment, so your OpenAI key is not sent to third-party hosts.",
+            ),
           headers: z.record(z.string(), z.string()).optional().describe("Extra HTTP headers on every request."),
           timeoutSeconds: z.int().positive().optional().describe("Request timeout."),
           models: z.array(providerModelSchema).default([]).describe("Models this provider serves."),

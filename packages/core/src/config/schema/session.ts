@@ -13,11 +13,11 @@ const resetSchema = z
 
 const dmScopeSchema = z
   .enum(["main", "per-peer", "per-channel-peer", "per-account-channel-peer"])
-  .describe('How DMs map to sessions: "main" (default: all DMs share the main session), "per-peer", "per-channel-peer", "per-account-channel-peer".');
+  .describe(
+    'How DMs map to sessions: "main" (default: all DMs share the main session), "per-peer", "per-channel-peer", "per-account-channel-peer".',
+  );
 
-const groupScopeSchema = z
-  .enum(["per-group", "main"])
-  .describe('How groups map to sessions: "per-group" (default) or "main".');
+const groupScopeSchema = z.enum(["per-group", "main"]).describe('How groups map to sessions: "per-group" (default) or "main".');
 
 export const sessionScopeSchema = z.strictObject({
   dmScope: dmScopeSchema.optional(),
@@ -27,7 +27,11 @@ export const sessionScopeSchema = z.strictObject({
 /** `session`: how conversations map to sessions and when they reset. */
 export const sessionSchema = z
   .strictObject({
-    mainKey: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).default("main").describe('Name of the main session (default "main").'),
+    mainKey: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]*$/)
+      .default("main")
+      .describe('Name of the main session (default "main").'),
     dmScope: dmScopeSchema.default("main"),
     groupScope: groupScopeSchema.default("per-group"),
     identityLinks: z

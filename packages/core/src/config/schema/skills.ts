@@ -11,9 +11,11 @@ export const skillLimitsShape = {
 
 /** Per-agent overrides of the limits (unset keys use skills.limits). */
 export const agentSkillLimitsSchema = z
-  .strictObject(Object.fromEntries(Object.entries(skillLimitsShape).map(([k, v]) => [k, v.unwrap().optional()])) as {
-    [K in keyof typeof skillLimitsShape]: z.ZodOptional<z.ZodInt>;
-  })
+  .strictObject(
+    Object.fromEntries(Object.entries(skillLimitsShape).map(([k, v]) => [k, v.unwrap().optional()])) as {
+      [K in keyof typeof skillLimitsShape]: z.ZodOptional<z.ZodInt>;
+    },
+  )
   .describe("Overrides of skills.limits for this agent.");
 
 /** `skills`: skill discovery and per-skill settings. */
@@ -34,7 +36,10 @@ export const skillsSchema = z
     allowBundled: z.array(z.string()).optional().describe("When set, only these bundled skills are offered."),
     load: z
       .strictObject({
-        extraDirs: z.array(z.string()).default([]).describe("Extra skill folders, lowest precedence (relative paths resolve against the state folder)."),
+        extraDirs: z
+          .array(z.string())
+          .default([])
+          .describe("Extra skill folders, lowest precedence (relative paths resolve against the state folder)."),
         allowSymlinkTargets: z
           .array(z.string())
           .default([])

@@ -1,12 +1,12 @@
 import { z } from "zod";
 
-const toolNameList = z
-  .array(z.string().min(1))
-  .describe('Tool names or groups ("group:fs"); "*" wildcards allowed, case-insensitive.');
+const toolNameList = z.array(z.string().min(1)).describe('Tool names or groups ("group:fs"); "*" wildcards allowed, case-insensitive.');
 
 const profileSchema = z
   .enum(["minimal", "coding", "messaging", "full"])
-  .describe('Base tool set: "minimal" (session_status), "coding" (files, exec, web, sessions, memory), "messaging" (messaging and sessions), "full" (everything; same as unset).');
+  .describe(
+    'Base tool set: "minimal" (session_status), "coding" (files, exec, web, sessions, memory), "messaging" (messaging and sessions), "full" (everything; same as unset).',
+  );
 
 function checkAllowAlsoAllow(value: { allow?: unknown; alsoAllow?: unknown }, ctx: z.RefinementCtx) {
   if (value.allow !== undefined && value.alsoAllow !== undefined) {
@@ -39,12 +39,19 @@ export const toolsSchema = z
     exec: z
       .strictObject({
         timeoutSeconds: z.int().positive().default(1800).describe("Longest a foreground exec may run (default 1800)."),
-        maxOutputChars: z.int().positive().default(200000).describe("Output kept per exec call; the rest is cut with a notice (default 200000)."),
+        maxOutputChars: z
+          .int()
+          .positive()
+          .default(200000)
+          .describe("Output kept per exec call; the rest is cut with a notice (default 200000)."),
         applyPatch: z
           .strictObject({
             enabled: z.boolean().default(true).describe("Offer the apply_patch tool (default true)."),
             workspaceOnly: z.boolean().default(true).describe("Patches may only touch files inside the workspace (default true)."),
-            allowModels: z.array(z.string()).optional().describe('Models that get apply_patch ("provider/model", wildcards); default: OpenAI models.'),
+            allowModels: z
+              .array(z.string())
+              .optional()
+              .describe('Models that get apply_patch ("provider/model", wildcards); default: OpenAI models.'),
           })
           .prefault({}),
       })
@@ -57,7 +64,9 @@ export const toolsSchema = z
             allowPrivateNetwork: z
               .boolean()
               .default(false)
-              .describe("Let web_fetch reach loopback, private, link-local and unique-local addresses, checked after DNS resolution and on every redirect (default false)."),
+              .describe(
+                "Let web_fetch reach loopback, private, link-local and unique-local addresses, checked after DNS resolution and on every redirect (default false).",
+              ),
             maxBytes: z
               .int()
               .positive()
@@ -68,11 +77,7 @@ export const toolsSchema = z
               .positive()
               .default(50_000)
               .describe("Text returned by web_fetch when the call gives no maxChars, and the ceiling for one that does (default 50000)."),
-            timeoutSeconds: z
-              .number()
-              .positive()
-              .default(30)
-              .describe("Time allowed for one web_fetch, redirects included (default 30)."),
+            timeoutSeconds: z.number().positive().default(30).describe("Time allowed for one web_fetch, redirects included (default 30)."),
           })
           .prefault({})
           .describe("The web_fetch tool."),

@@ -74,13 +74,25 @@ export function makeFakeChannel(start: FakeStart = connectAndWait): FakeChannel 
   const plugin = defineChannelPlugin<FakeAccount>({
     id: "fakechat",
     meta: { label: "Fake Chat", docsPath: "docs/channels/fakechat.md", blurb: "A test channel." },
-    capabilities: { chatTypes: ["direct", "group"], edit: false, delete: false, media: false, reactions: false, threads: false, typing: false, textLimit: 4000 },
+    capabilities: {
+      chatTypes: ["direct", "group"],
+      edit: false,
+      delete: false,
+      media: false,
+      reactions: false,
+      threads: false,
+      typing: false,
+      textLimit: 4000,
+    },
     config: fakeChannelConfig,
     listAccounts: (cfg) => listAccountIds(cfg, typeof cfg.token === "string"),
     resolveAccount(cfg, accountId) {
       const merged = mergeAccountConfig(cfg, accountId);
       if (typeof merged.token !== "string" || merged.token === "") {
-        throw new AccountConfigError(`channels.fakechat.accounts.${accountId}.token is not set; add the bot token`, `channels.fakechat.accounts.${accountId}.token`);
+        throw new AccountConfigError(
+          `channels.fakechat.accounts.${accountId}.token is not set; add the bot token`,
+          `channels.fakechat.accounts.${accountId}.token`,
+        );
       }
       return { accountId, token: merged.token };
     },

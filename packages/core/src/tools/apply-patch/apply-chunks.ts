@@ -10,12 +10,29 @@ export class PatchApplyError extends Error {
 
 // Typographic punctuation models tend to "fix" when copying lines; compared as plain ASCII.
 const PUNCT: Record<string, string> = {
-  "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-  "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
-  "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"',
-  "\u00a0": " ", "\u2002": " ", "\u2003": " ", "\u2009": " ", "\u202f": " ",
+  "\u2010": "-",
+  "\u2011": "-",
+  "\u2012": "-",
+  "\u2013": "-",
+  "\u2014": "-",
+  "\u2015": "-",
+  "\u2212": "-",
+  "\u2018": "'",
+  "\u2019": "'",
+  "\u201a": "'",
+  "\u201b": "'",
+  "\u201c": '"',
+  "\u201d": '"',
+  "\u201e": '"',
+  "\u201f": '"',
+  "\u00a0": " ",
+  "\u2002": " ",
+  "\u2003": " ",
+  "\u2009": " ",
+  "\u202f": " ",
 };
-const normalizePunct = (s: string) => s.trim().replace(/[\u2010-\u2015\u2212\u2018-\u201f\u00a0\u2002\u2003\u2009\u202f]/g, (c) => PUNCT[c] ?? c);
+const normalizePunct = (s: string) =>
+  s.trim().replace(/[\u2010-\u2015\u2212\u2018-\u201f\u00a0\u2002\u2003\u2009\u202f]/g, (c) => PUNCT[c] ?? c);
 
 const PASSES: ReadonlyArray<(a: string, b: string) => boolean> = [
   (a, b) => a === b,
@@ -82,7 +99,8 @@ export function applyChunks(original: string, chunks: readonly UpdateChunk[], fi
     const label = `section ${index + 1} of "${file}"`;
     if (chunk.context !== undefined) {
       const at = seekSequence(lines, [chunk.context], cursor, false);
-      if (at === -1) throw new PatchApplyError(`${label}: the "@@ ${chunk.context}" line was not found${cursor > 0 ? ` after line ${cursor}` : ""}.`);
+      if (at === -1)
+        throw new PatchApplyError(`${label}: the "@@ ${chunk.context}" line was not found${cursor > 0 ? ` after line ${cursor}` : ""}.`);
       cursor = at + 1;
     }
     if (chunk.oldLines.length === 0) {
@@ -99,7 +117,9 @@ export function applyChunks(original: string, chunks: readonly UpdateChunk[], fi
       at = seekSequence(lines, oldLines, cursor, chunk.atEndOfFile);
     }
     if (at === -1) {
-      throw new PatchApplyError(`${label}: these lines were not found${cursor > 0 ? ` after line ${cursor}` : ""}:\n${describe(oldLines)}\nRead the file and copy the lines exactly.`);
+      throw new PatchApplyError(
+        `${label}: these lines were not found${cursor > 0 ? ` after line ${cursor}` : ""}:\n${describe(oldLines)}\nRead the file and copy the lines exactly.`,
+      );
     }
     replacements.push({ at, remove: oldLines.length, insert: replacementLines(chunk, lines, at, oldLines.length) });
     cursor = at + oldLines.length;

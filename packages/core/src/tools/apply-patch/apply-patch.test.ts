@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeConfig, makeCtx, makeSandbox, type TestSandbox } from "../__fixtures__/context.js";
@@ -37,7 +37,12 @@ describe("parsePatch", () => {
     );
     expect(hunks).toMatchObject([
       { type: "add", path: "new.txt", content: "hello\nworld\n" },
-      { type: "update", path: "src/a.py", moveTo: "src/b.py", chunks: [{ context: "def f():", oldLines: ["x = 1", "y = 2"], newLines: ["x = 1", "y = 3"], atEndOfFile: true }] },
+      {
+        type: "update",
+        path: "src/a.py",
+        moveTo: "src/b.py",
+        chunks: [{ context: "def f():", oldLines: ["x = 1", "y = 2"], newLines: ["x = 1", "y = 3"], atEndOfFile: true }],
+      },
       { type: "delete", path: "old.txt" },
     ]);
   });
@@ -99,7 +104,7 @@ describe("apply_patch", () => {
     writeFileSync(ws("f.txt"), "say \u201chi\u201d   \nthen\n");
     const res = await run(patch("*** Update File: f.txt", ' say "hi"', "-then", "+now"));
     expect(res.isError).toBeFalsy();
-    expect(readFileSync(ws("f.txt"), "utf8")).toBe('say \u201chi\u201d   \nnow\n');
+    expect(readFileSync(ws("f.txt"), "utf8")).toBe("say \u201chi\u201d   \nnow\n");
   });
 
   it("keeps CRLF line endings", async () => {
@@ -115,7 +120,7 @@ describe("apply_patch", () => {
       patch("*** Update File: a.txt", "-alpha", "+ALPHA", "*** Add File: c.txt", "+new", "*** Update File: b.txt", "-gamma", "+GAMMA"),
     );
     expect(res.isError).toBe(true);
-    expect(res.content).toContain("section 1 of \"b.txt\"");
+    expect(res.content).toContain('section 1 of "b.txt"');
     expect(res.content).toContain("gamma");
     expect(res.content).toContain("Nothing was changed");
     expect(readFileSync(ws("a.txt"), "utf8")).toBe("alpha\n");
@@ -151,7 +156,10 @@ describe("apply_patch", () => {
   });
 
   it("may leave the workspace when workspaceOnly is false", async () => {
-    const loose = makeCtx(box, { modelRef: "openai/gpt-5", config: makeConfig({ tools: { exec: { applyPatch: { workspaceOnly: false } } } }) });
+    const loose = makeCtx(box, {
+      modelRef: "openai/gpt-5",
+      config: makeConfig({ tools: { exec: { applyPatch: { workspaceOnly: false } } } }),
+    });
     const target = path.join(box.outside, "allowed.txt");
     const res = await run(patch(`*** Add File: ${target}`, "+fine"), loose);
     expect(res.isError).toBeFalsy();
@@ -194,4 +202,3 @@ describe("apply_patch gating", () => {
     expect(names()).not.toContain("apply_patch");
   });
 });
-

@@ -145,7 +145,11 @@ export function parsePatch(text: string): PatchHunk[] {
           } else if (mark === "+") {
             current.newLines.push(body);
             current.lines.push({ kind: "+", text: body });
-          } else throw new PatchParseError(`a changed line must start with " ", "-" or "+" (in "${path}"); got ${JSON.stringify(l.slice(0, 40))}`, i + 1);
+          } else
+            throw new PatchParseError(
+              `a changed line must start with " ", "-" or "+" (in "${path}"); got ${JSON.stringify(l.slice(0, 40))}`,
+              i + 1,
+            );
         }
         i++;
       }
@@ -153,7 +157,10 @@ export function parsePatch(text: string): PatchHunk[] {
       if (real.length === 0 && moveTo === undefined) throw new PatchParseError(`"${UPDATE.trim()} ${path}" has no changes`, lineNo);
       hunks.push({ type: "update", path, ...(moveTo !== undefined ? { moveTo } : {}), chunks: real });
     } else {
-      throw new PatchParseError(`expected "${ADD.trim()}", "${UPDATE.trim()}", "${DELETE.trim()}" or "${END}", got ${JSON.stringify(t.slice(0, 60))}`, lineNo);
+      throw new PatchParseError(
+        `expected "${ADD.trim()}", "${UPDATE.trim()}", "${DELETE.trim()}" or "${END}", got ${JSON.stringify(t.slice(0, 60))}`,
+        lineNo,
+      );
     }
   }
   if (hunks.length === 0) throw new PatchParseError("the patch contains no file operations");

@@ -42,7 +42,10 @@ async function readOrNull(file: string): Promise<string | null> {
  * a later hunk sees the result of an earlier one on the same file. Throws on the first hunk
  * that cannot apply.
  */
-export async function stagePatch(hunks: readonly PatchHunk[], resolve: (p: string) => PatchTarget): Promise<{ files: Map<string, FileState>; changes: PatchChange[] }> {
+export async function stagePatch(
+  hunks: readonly PatchHunk[],
+  resolve: (p: string) => PatchTarget,
+): Promise<{ files: Map<string, FileState>; changes: PatchChange[] }> {
   const files = new Map<string, FileState>();
   const load = async (userPath: string): Promise<FileState> => {
     const target = resolve(userPath);
@@ -67,7 +70,8 @@ export async function stagePatch(hunks: readonly PatchHunk[], resolve: (p: strin
       changes.push({ op: "D", path: state.display });
     } else {
       const state = await load(hunk.path);
-      if (state.current === null) throw new ToolError(`cannot update "${hunk.path}": it does not exist. Use "*** Add File: ${hunk.path}" to create it.`);
+      if (state.current === null)
+        throw new ToolError(`cannot update "${hunk.path}": it does not exist. Use "*** Add File: ${hunk.path}" to create it.`);
       const updated = applyChunks(state.current, hunk.chunks, state.display);
       if (hunk.moveTo !== undefined) {
         const dest = await load(hunk.moveTo);

@@ -61,9 +61,12 @@ export function createApplyPatchTool(): AgentTool {
         const hunks = parsePatch(args.input);
         staged = await stagePatch(hunks, resolver(ctx));
       } catch (err) {
-        if (err instanceof PatchParseError) throw new ToolError(`apply_patch: the patch is malformed (${err.message}). Nothing was changed.`);
-        if (err instanceof PatchApplyError || err instanceof ToolError) throw new ToolError(`apply_patch: ${err.message} Nothing was changed.`);
-        if (err instanceof Error && err.name === "WorkspacePathError") throw new ToolError(`apply_patch: ${err.message} Nothing was changed.`);
+        if (err instanceof PatchParseError)
+          throw new ToolError(`apply_patch: the patch is malformed (${err.message}). Nothing was changed.`);
+        if (err instanceof PatchApplyError || err instanceof ToolError)
+          throw new ToolError(`apply_patch: ${err.message} Nothing was changed.`);
+        if (err instanceof Error && err.name === "WorkspacePathError")
+          throw new ToolError(`apply_patch: ${err.message} Nothing was changed.`);
         throw err;
       }
       await commitStaged(staged.files);

@@ -11,9 +11,17 @@ import { ShellProcess } from "./shell.js";
 const schema = z.strictObject({
   command: z.string().min(1).describe("Shell command, run with /bin/sh -c in the workspace."),
   workdir: z.string().optional().describe("Folder to run in, relative to the workspace (default: the workspace)."),
-  timeout: z.number().positive().optional().describe("Seconds before the command and its children are killed (default and ceiling: tools.exec.timeoutSeconds)."),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Seconds before the command and its children are killed (default and ceiling: tools.exec.timeoutSeconds)."),
   background: z.boolean().optional().describe("Start as a background job and return its id at once; follow it with the process tool."),
-  yieldMs: z.int().min(0).optional().describe("Wait this many milliseconds; if the command is still running it continues as a background job."),
+  yieldMs: z
+    .int()
+    .min(0)
+    .optional()
+    .describe("Wait this many milliseconds; if the command is still running it continues as a background job."),
 });
 
 type Args = z.output<typeof schema>;

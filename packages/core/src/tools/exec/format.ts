@@ -2,7 +2,10 @@ import type { BackgroundJob } from "./registry.js";
 import type { ShellExit } from "./shell.js";
 
 /** The status line appended to exec and process output. */
-export function describeExit(exit: ShellExit, how: { timedOut?: boolean; timeoutSeconds?: number; aborted?: boolean; killed?: boolean }): string {
+export function describeExit(
+  exit: ShellExit,
+  how: { timedOut?: boolean; timeoutSeconds?: number; aborted?: boolean; killed?: boolean },
+): string {
   if (exit.spawnError) return `[failed to start: ${exit.spawnError}]`;
   if (how.timedOut) return `[timed out after ${how.timeoutSeconds}s; the process tree was killed]`;
   if (how.aborted) return "[aborted; the process tree was killed]";
@@ -24,5 +27,9 @@ export function formatDuration(ms: number): string {
 export function describeJobStatus(job: BackgroundJob): string {
   const exit = job.exit;
   if (!exit) return `[still running after ${formatDuration(Date.now() - job.shell.startedAt)}]`;
-  return describeExit(exit, { timedOut: job.timedOut, ...(job.timeoutMs !== undefined ? { timeoutSeconds: job.timeoutMs / 1000 } : {}), killed: job.shell.killed });
+  return describeExit(exit, {
+    timedOut: job.timedOut,
+    ...(job.timeoutMs !== undefined ? { timeoutSeconds: job.timeoutMs / 1000 } : {}),
+    killed: job.shell.killed,
+  });
 }

@@ -10,7 +10,12 @@ export const MAX_POLL_WAIT_MS = 60_000;
 const schema = z.strictObject({
   action: z.enum(["list", "poll", "kill"]).describe("list: background jobs; poll: new output and status of one job; kill: stop one job."),
   jobId: z.string().optional().describe("Job id from exec (for poll and kill)."),
-  waitMs: z.int().min(0).max(MAX_POLL_WAIT_MS).optional().describe(`poll only: wait up to this long for new output or the end of the job (default 0, max ${MAX_POLL_WAIT_MS}).`),
+  waitMs: z
+    .int()
+    .min(0)
+    .max(MAX_POLL_WAIT_MS)
+    .optional()
+    .describe(`poll only: wait up to this long for new output or the end of the job (default 0, max ${MAX_POLL_WAIT_MS}).`),
 });
 
 function jobSummary(job: BackgroundJob) {
@@ -54,10 +59,13 @@ export function createProcessTool(processes: ProcessRegistry): AgentTool {
       const job = processes.get(args.jobId, ctx.sessionKey);
       if (!job) {
         const known = processes.list(ctx.sessionKey).map((j) => j.id);
-        throw new ToolError(`No background job "${args.jobId}" in this session.${known.length > 0 ? ` Known jobs: ${known.join(", ")}.` : ""}`);
+        throw new ToolError(
+          `No background job "${args.jobId}" in this session.${known.length > 0 ? ` Known jobs: ${known.join(", ")}.` : ""}`,
+        );
       }
       if (args.action === "kill") {
-        if (job.exit) return { content: `${readOutput(job)}\n\n${job.id} had already ended: ${describeJobStatus(job)}`, details: jobSummary(job) };
+        if (job.exit)
+          return { content: `${readOutput(job)}\n\n${job.id} had already ended: ${describeJobStatus(job)}`, details: jobSummary(job) };
         await job.shell.kill();
         return { content: `${readOutput(job)}\n\n${job.id} ${describeJobStatus(job)}`, details: jobSummary(job) };
       }

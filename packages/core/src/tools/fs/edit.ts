@@ -55,7 +55,9 @@ export function createEditTool(): AgentTool {
         count = countOccurrences(text, oldString);
       }
       if (count === 0) {
-        throw new ToolError(`old_string was not found in "${target.relative}".${nearMissHint(text, args.old_string)}`, { path: target.relative });
+        throw new ToolError(`old_string was not found in "${target.relative}".${nearMissHint(text, args.old_string)}`, {
+          path: target.relative,
+        });
       }
       if (count > 1 && !args.replace_all) {
         throw new ToolError(

@@ -77,7 +77,8 @@ async function readSkillFile(file: string, offset: number, limit: number) {
   const window = lines.slice(offset - 1, offset - 1 + limit);
   const more = offset - 1 + limit < lines.length;
   return {
-    content: window.join("\n") + (more ? `\n[… ${lines.length - (offset - 1 + limit)} more lines; read again with offset ${offset + limit}]` : ""),
+    content:
+      window.join("\n") + (more ? `\n[… ${lines.length - (offset - 1 + limit)} more lines; read again with offset ${offset + limit}]` : ""),
     details: { path: file, skill: true },
   };
 }
@@ -100,10 +101,13 @@ export function createReadTool(): AgentTool {
       }
       const { size } = await fs.stat(target.path);
       if (looksBinary(await sniffFile(target.path))) {
-        throw new ToolError(`"${args.path}" looks like a binary file (${formatBytes(size)}); read only handles text. Inspect it with exec (e.g. "file ${target.relative}").`, {
-          path: target.relative,
-          size,
-        });
+        throw new ToolError(
+          `"${args.path}" looks like a binary file (${formatBytes(size)}); read only handles text. Inspect it with exec (e.g. "file ${target.relative}").`,
+          {
+            path: target.relative,
+            size,
+          },
+        );
       }
       const offset = args.offset ?? 1;
       const limit = args.limit ?? READ_DEFAULT_LIMIT;

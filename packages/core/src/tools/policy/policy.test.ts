@@ -3,8 +3,22 @@ import { makeConfig } from "../__fixtures__/context.js";
 import { evaluateTool, filterTools, resolveToolPolicy, type PolicySubject } from "../index.js";
 
 const ALL = [
-  "read", "write", "edit", "apply_patch", "exec", "process", "web_fetch", "memory_search", "memory_get",
-  "sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status", "agents_list", "message",
+  "read",
+  "write",
+  "edit",
+  "apply_patch",
+  "exec",
+  "process",
+  "web_fetch",
+  "memory_search",
+  "memory_get",
+  "sessions_list",
+  "sessions_history",
+  "sessions_send",
+  "sessions_spawn",
+  "session_status",
+  "agents_list",
+  "message",
 ].map((name) => ({ name }));
 const pluginTool: PolicySubject = { name: "calendar_add", groups: ["group:calendar"] };
 
@@ -21,10 +35,29 @@ describe("profiles", () => {
   it("minimal, coding and messaging start from their groups", () => {
     expect(allowed({ tools: { profile: "minimal" } })).toEqual(["session_status"]);
     expect(allowed({ tools: { profile: "coding" } })).toEqual([
-      "read", "write", "edit", "apply_patch", "exec", "process", "web_fetch", "memory_search", "memory_get",
-      "sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status",
+      "read",
+      "write",
+      "edit",
+      "apply_patch",
+      "exec",
+      "process",
+      "web_fetch",
+      "memory_search",
+      "memory_get",
+      "sessions_list",
+      "sessions_history",
+      "sessions_send",
+      "sessions_spawn",
+      "session_status",
     ]);
-    expect(allowed({ tools: { profile: "messaging" } })).toEqual(["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status", "message"]);
+    expect(allowed({ tools: { profile: "messaging" } })).toEqual([
+      "sessions_list",
+      "sessions_history",
+      "sessions_send",
+      "sessions_spawn",
+      "session_status",
+      "message",
+    ]);
   });
 });
 
@@ -34,7 +67,11 @@ describe("allow / alsoAllow / deny in one scope", () => {
   });
 
   it("alsoAllow adds to the profile's set", () => {
-    expect(allowed({ tools: { profile: "minimal", alsoAllow: ["group:memory"] } })).toEqual(["memory_search", "memory_get", "session_status"]);
+    expect(allowed({ tools: { profile: "minimal", alsoAllow: ["group:memory"] } })).toEqual([
+      "memory_search",
+      "memory_get",
+      "session_status",
+    ]);
   });
 
   it("deny wins over allow", () => {
@@ -43,14 +80,23 @@ describe("allow / alsoAllow / deny in one scope", () => {
 
   it("matches names and groups case-insensitively, with * wildcards and aliases", () => {
     expect(allowed({ tools: { allow: ["READ", "Group:Runtime", "sessions_*"] } })).toEqual([
-      "read", "exec", "process", "sessions_list", "sessions_history", "sessions_send", "sessions_spawn",
+      "read",
+      "exec",
+      "process",
+      "sessions_list",
+      "sessions_history",
+      "sessions_send",
+      "sessions_spawn",
     ]);
     expect(allowed({ tools: { deny: ["*"] } })).toEqual([]);
     expect(allowed({ tools: { profile: "coding", deny: ["bash", "memory_*"] } })).not.toContain("exec");
   });
 
   it("groups cover tools that declare them", () => {
-    expect(allowed({ tools: { profile: "minimal", alsoAllow: ["group:calendar"] } }, "main", [...ALL, pluginTool])).toEqual(["session_status", "calendar_add"]);
+    expect(allowed({ tools: { profile: "minimal", alsoAllow: ["group:calendar"] } }, "main", [...ALL, pluginTool])).toEqual([
+      "session_status",
+      "calendar_add",
+    ]);
     expect(allowed({ tools: { deny: ["group:cal*"] } }, "main", [pluginTool])).toEqual([]);
   });
 });
@@ -81,7 +127,10 @@ describe("agent scope on top of the global one", () => {
   });
 
   it("finds the agent's entry case-insensitively and explains decisions", () => {
-    const policy = resolveToolPolicy(makeConfig({ tools: { profile: "minimal" }, agents: { entries: { Coder: { tools: { alsoAllow: ["read"] } } } } }), "coder");
+    const policy = resolveToolPolicy(
+      makeConfig({ tools: { profile: "minimal" }, agents: { entries: { Coder: { tools: { alsoAllow: ["read"] } } } } }),
+      "coder",
+    );
     expect(policy.layers.map((l) => l.scope)).toEqual(["tools", "agents.entries.Coder.tools"]);
     expect(evaluateTool(policy, { name: "read" }).reason).toBe('added by agents.entries.Coder.tools.alsoAllow ("read")');
     expect(evaluateTool(policy, { name: "exec" }).reason).toBe('not in profile "minimal" (tools.profile)');

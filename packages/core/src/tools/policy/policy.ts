@@ -105,7 +105,11 @@ export function entryMatches(entry: string, tool: PolicySubject): boolean {
   const name = canonical(tool.name);
   if (e.startsWith("group:")) {
     const declared = (tool.groups ?? []).map((g) => g.toLowerCase());
-    if (e.includes("*")) return declared.some((g) => matchesGlob(e, g)) || Object.entries(TOOL_GROUPS).some(([g, members]) => matchesGlob(e, g) && members.includes(name));
+    if (e.includes("*"))
+      return (
+        declared.some((g) => matchesGlob(e, g)) ||
+        Object.entries(TOOL_GROUPS).some(([g, members]) => matchesGlob(e, g) && members.includes(name))
+      );
     return declared.includes(e) || (TOOL_GROUPS[e]?.includes(name) ?? false);
   }
   return e.includes("*") ? matchesGlob(e, name) : e === name;

@@ -10,10 +10,50 @@ export interface DomNode {
   getAttribute?(name: string): string | null;
 }
 
-const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SVG", "IFRAME", "HEAD", "CANVAS", "OBJECT", "BUTTON", "SELECT", "INPUT", "TEXTAREA"]);
+const SKIP = new Set([
+  "SCRIPT",
+  "STYLE",
+  "NOSCRIPT",
+  "TEMPLATE",
+  "SVG",
+  "IFRAME",
+  "HEAD",
+  "CANVAS",
+  "OBJECT",
+  "BUTTON",
+  "SELECT",
+  "INPUT",
+  "TEXTAREA",
+]);
 const BLOCK = new Set([
-  "P", "DIV", "SECTION", "ARTICLE", "HEADER", "FOOTER", "MAIN", "ASIDE", "NAV", "BLOCKQUOTE", "FIGURE", "FIGCAPTION",
-  "TABLE", "THEAD", "TBODY", "TFOOT", "UL", "OL", "DL", "DT", "DD", "FORM", "FIELDSET", "ADDRESS", "DETAILS", "SUMMARY", "BODY", "HTML",
+  "P",
+  "DIV",
+  "SECTION",
+  "ARTICLE",
+  "HEADER",
+  "FOOTER",
+  "MAIN",
+  "ASIDE",
+  "NAV",
+  "BLOCKQUOTE",
+  "FIGURE",
+  "FIGCAPTION",
+  "TABLE",
+  "THEAD",
+  "TBODY",
+  "TFOOT",
+  "UL",
+  "OL",
+  "DL",
+  "DT",
+  "DD",
+  "FORM",
+  "FIELDSET",
+  "ADDRESS",
+  "DETAILS",
+  "SUMMARY",
+  "BODY",
+  "HTML",
 ]);
 
 interface RenderState {
@@ -95,5 +135,8 @@ export function htmlNodeToText(node: DomNode, baseUrl: string): string {
     if (line.startsWith("```")) inFence = !inFence;
     lines.push(inFence || line.startsWith("```") ? line : line.replace(/[ \t]+/g, " ").trim());
   }
-  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { classifyAddress, PrivateAddressError } from "./ip-guard.js";
 
@@ -49,13 +49,18 @@ const systemResolver: HostResolver = (host) =>
  * The lookup used for the socket itself, so the address that was checked is the address that is
  * connected to (no second resolution an attacker could answer differently).
  */
-function guardedLookup(resolveHost: HostResolver, allowPrivate: boolean, classify: (address: string) => string | undefined): LookupFunction {
+function guardedLookup(
+  resolveHost: HostResolver,
+  allowPrivate: boolean,
+  classify: (address: string) => string | undefined,
+): LookupFunction {
   return (hostname, options, callback) => {
     resolveHost(hostname).then(
       (addresses) => {
         const family = typeof options.family === "number" ? options.family : 0;
         const usable = family === 0 ? addresses : addresses.filter((a) => a.family === family);
-        if (usable.length === 0) return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }), "", 0);
+        if (usable.length === 0)
+          return callback(Object.assign(new Error(`${hostname} has no usable address`), { code: "ENOTFOUND" }), "", 0);
         if (!allowPrivate) {
           for (const a of usable) {
             const kind = classify(a.address);
@@ -102,7 +107,9 @@ function request(url: URL, options: GuardedGetOptions): Promise<IncomingMessage>
 }
 
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(res.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   if (encoding === "gzip" || encoding === "x-gzip") return res.pipe(zlib.createGunzip());
   if (encoding === "deflate") return res.pipe(zlib.createInflate());
   if (encoding === "br") return res.pipe(zlib.createBrotliDecompress());
@@ -150,7 +157,8 @@ export async function guardedGet(url: URL, options: GuardedGetOptions): Promise<
     const location = res.headers.location;
     if ([301, 302, 303, 307, 308].includes(status) && location) {
       res.resume();
-      if (redirects >= MAX_REDIRECTS) throw new FetchRefusedError(`stopped after ${MAX_REDIRECTS} redirects (last: ${current.href} -> ${location}).`);
+      if (redirects >= MAX_REDIRECTS)
+        throw new FetchRefusedError(`stopped after ${MAX_REDIRECTS} redirects (last: ${current.href} -> ${location}).`);
       current = new URL(location, current);
       continue;
     }

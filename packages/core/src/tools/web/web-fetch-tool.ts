@@ -8,10 +8,15 @@ import { resolveWebFetchSettings } from "./settings.js";
 
 const schema = z.strictObject({
   url: z.string().min(1).describe("The http(s) URL to fetch."),
-  maxChars: z.int().positive().optional().describe("Most characters of text to return (default and ceiling: tools.web.fetch.maxChars, 50000)."),
+  maxChars: z
+    .int()
+    .positive()
+    .optional()
+    .describe("Most characters of text to return (default and ceiling: tools.web.fetch.maxChars, 50000)."),
 });
 
-const TEXT_TYPES = /^(text\/|application\/(json|ld\+json|xml|javascript|ecmascript|x-ndjson|yaml|x-yaml|toml|rss\+xml|atom\+xml)$|application\/[\w.+-]+\+(json|xml)$)/;
+const TEXT_TYPES =
+  /^(text\/|application\/(json|ld\+json|xml|javascript|ecmascript|x-ndjson|yaml|x-yaml|toml|rss\+xml|atom\+xml)$|application\/[\w.+-]+\+(json|xml)$)/;
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 function decodeBody(res: GuardedResponse): string {
@@ -43,7 +48,8 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
   return defineTool({
     name: "web_fetch",
     groups: ["group:web"],
-    description: "Fetch a web page or file over http(s) and return its readable text (HTML is reduced to the main content, with the title). Public internet addresses only.",
+    description:
+      "Fetch a web page or file over http(s) and return its readable text (HTML is reduced to the main content, with the title). Public internet addresses only.",
     schema,
     async run(args, ctx) {
       const settings = resolveWebFetchSettings(ctx.config);
@@ -68,10 +74,13 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
         if (err instanceof PrivateAddressError || err instanceof FetchRefusedError) {
           throw new ToolError(`Refused to fetch ${url.href}: ${err.message}`, { refused: true, url: url.href });
         }
-        if (timeout.aborted) throw new ToolError(`Fetching ${url.href} timed out after ${settings.timeoutSeconds}s (tools.web.fetch.timeoutSeconds).`);
+        if (timeout.aborted)
+          throw new ToolError(`Fetching ${url.href} timed out after ${settings.timeoutSeconds}s (tools.web.fetch.timeoutSeconds).`);
         if (ctx.signal.aborted) throw new ToolError(`Fetching ${url.href} was aborted.`);
         const code = (err as NodeJS.ErrnoException).code;
-        throw new ToolError(`Could not fetch ${url.href}: ${(err as Error).message}${code && !(err as Error).message.includes(code) ? ` (${code})` : ""}.`);
+        throw new ToolError(
+          `Could not fetch ${url.href}: ${(err as Error).message}${code && !(err as Error).message.includes(code) ? ` (${code})` : ""}.`,
+        );
       }
 
       const mime = res.contentType.split(";")[0]!.trim().toLowerCase();
@@ -89,21 +98,31 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): AgentTool
       } else if (TEXT_TYPES.test(mime) || (mime === "" && !looksBinary(res.body.subarray(0, 8192)))) {
         text = decodeBody(res);
       } else {
-        throw new ToolError(`${res.finalUrl} returned ${mime || "binary content"} (${res.body.length}${res.truncated ? "+" : ""} bytes); web_fetch returns text only.`, {
-          status: res.status,
-          contentType: mime,
-        });
+        throw new ToolError(
+          `${res.finalUrl} returned ${mime || "binary content"} (${res.body.length}${res.truncated ? "+" : ""} bytes); web_fetch returns text only.`,
+          {
+            status: res.status,
+            contentType: mime,
+          },
+        );
       }
 
       const maxChars = Math.min(args.maxChars ?? settings.maxChars, settings.maxChars);
       const fullChars = text.length;
       const notes: string[] = [];
-      if (res.truncated) notes.push(`[The response was larger than ${settings.maxBytes} bytes (tools.web.fetch.maxBytes); only the beginning was read.]`);
+      if (res.truncated)
+        notes.push(`[The response was larger than ${settings.maxBytes} bytes (tools.web.fetch.maxBytes); only the beginning was read.]`);
       if (text.length > maxChars) {
         text = text.slice(0, maxChars);
         notes.push(`[Text cut at ${maxChars} of ${fullChars} characters.]`);
       }
-      const header = [title ? `Title: ${title}` : undefined, `URL: ${res.finalUrl}`, res.status >= 300 ? `Status: ${res.status}` : undefined].filter(Boolean).join("\n");
+      const header = [
+        title ? `Title: ${title}` : undefined,
+        `URL: ${res.finalUrl}`,
+        res.status >= 300 ? `Status: ${res.status}` : undefined,
+      ]
+        .filter(Boolean)
+        .join("\n");
       return {
         content: `${header}\n\n${text}${notes.length > 0 ? `\n\n${notes.join("\n")}` : ""}`,
         isError: res.status >= 400,

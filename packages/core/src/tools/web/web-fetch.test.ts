@@ -162,7 +162,12 @@ describe("web_fetch private-network refusal (default config)", () => {
   });
 
   it("checks every address a name resolves to", async () => {
-    const sneaky = createWebFetchTool({ resolveHost: async () => [{ address: "8.8.8.8", family: 4 }, { address: "192.168.1.10", family: 4 }] });
+    const sneaky = createWebFetchTool({
+      resolveHost: async () => [
+        { address: "8.8.8.8", family: 4 },
+        { address: "192.168.1.10", family: 4 },
+      ],
+    });
     const res = await sneaky.execute({ url: "http://mixed.test/" }, strict);
     expect(res.content).toContain("mixed.test resolves to 192.168.1.10, which is a private address");
   });
@@ -170,7 +175,8 @@ describe("web_fetch private-network refusal (default config)", () => {
   it("re-checks the target of every redirect", async () => {
     // Treat the test server's 127.0.0.1 as public so the first hop is allowed.
     const classify = (a: string) => (a === "127.0.0.1" ? undefined : classifyAddress(a));
-    const resolveHost = async (host: string) => (host === "internal.test" ? [{ address: "192.168.0.7", family: 4 }] : [{ address: "127.0.0.1", family: 4 }]);
+    const resolveHost = async (host: string) =>
+      host === "internal.test" ? [{ address: "192.168.0.7", family: 4 }] : [{ address: "127.0.0.1", family: 4 }];
     const fetcher = createWebFetchTool({ classifyAddress: classify, resolveHost });
     expect((await fetcher.execute({ url: `${base}/text` }, strict)).content).toContain("plain words");
     const toIp = await fetcher.execute({ url: `${base}/to-private` }, strict);

@@ -47,7 +47,8 @@ export class FakeClock implements DeliveryClock {
     await settle();
     for (;;) {
       let next: Timer | undefined;
-      for (const t of this.#timers) if (t.at <= end && (next === undefined || t.at < next.at || (t.at === next.at && t.id < next.id))) next = t;
+      for (const t of this.#timers)
+        if (t.at <= end && (next === undefined || t.at < next.at || (t.at === next.at && t.id < next.id))) next = t;
       if (next === undefined) break;
       this.#timers = this.#timers.filter((t) => t !== next);
       this.#now = Math.max(this.#now, next.at);

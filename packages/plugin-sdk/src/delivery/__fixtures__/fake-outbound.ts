@@ -131,7 +131,8 @@ export function nonPrefixHistory(messages: readonly FakeMessage[]): string | nul
     if (m.deleted) continue;
     const last = m.history[m.history.length - 1]!;
     for (const version of m.history) {
-      if (!last.startsWith(version)) return `message ${m.id} showed ${JSON.stringify(version.slice(-40))} which its final text does not start with`;
+      if (!last.startsWith(version))
+        return `message ${m.id} showed ${JSON.stringify(version.slice(-40))} which its final text does not start with`;
     }
   }
   return null;

@@ -2,7 +2,29 @@
 // the checks the chunker properties use. Written separately from the implementation on purpose.
 import fc from "fast-check";
 
-const words = ["the", "a", "model", "streams", "text", "quickly", "and", "chunks", "it", "for", "chat", "users", "(see", "docs)", "`code`", "**bold**", "e.g.", "3.14", "ünïcödé", "😀", "naïve"];
+const words = [
+  "the",
+  "a",
+  "model",
+  "streams",
+  "text",
+  "quickly",
+  "and",
+  "chunks",
+  "it",
+  "for",
+  "chat",
+  "users",
+  "(see",
+  "docs)",
+  "`code`",
+  "**bold**",
+  "e.g.",
+  "3.14",
+  "ünïcödé",
+  "😀",
+  "naïve",
+];
 const word = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...words) },
   { weight: 1, arbitrary: fc.integer({ min: 20, max: 160 }).map((n) => "x".repeat(n)) },

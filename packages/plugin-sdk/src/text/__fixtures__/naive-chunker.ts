@@ -36,7 +36,15 @@ function analyze(buf: string, finalized: boolean): Analysis {
     if (open === null) {
       const m = OPEN.exec(line);
       if (m) {
-        open = { start: s, end: Infinity, openLineEnd: terminated ? e : -1, openLine: terminated ? line.replace(/\r$/, "") : "", close: m[1]! + m[2]!, char: m[2]![0]!, len: m[2]!.length };
+        open = {
+          start: s,
+          end: Infinity,
+          openLineEnd: terminated ? e : -1,
+          openLine: terminated ? line.replace(/\r$/, "") : "",
+          close: m[1]! + m[2]!,
+          char: m[2]![0]!,
+          len: m[2]!.length,
+        };
         if (line[0] === " ") held.add(s);
       } else if (!terminated && !finalized && UNDECIDED.test(line)) {
         undecidedLineStart = s;
@@ -54,7 +62,8 @@ function analyze(buf: string, finalized: boolean): Analysis {
     if (!terminated) break;
     s = nl + 1;
   }
-  if (open !== null) spans.push({ start: open.start, end: Infinity, openLineEnd: open.openLineEnd, openLine: open.openLine, close: open.close });
+  if (open !== null)
+    spans.push({ start: open.start, end: Infinity, openLineEnd: open.openLineEnd, openLine: open.openLine, close: open.close });
   return { spans, held, undecidedLineStart, tentativeCloser };
 }
 

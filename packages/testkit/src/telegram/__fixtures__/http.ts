@@ -7,7 +7,12 @@ export interface ApiAnswer {
 }
 
 /** POSTs a JSON Bot API call to the fake with plain fetch. */
-export async function api(fake: FakeTelegram, method: string, params: Record<string, unknown> = {}, token = fake.token): Promise<ApiAnswer> {
+export async function api(
+  fake: FakeTelegram,
+  method: string,
+  params: Record<string, unknown> = {},
+  token = fake.token,
+): Promise<ApiAnswer> {
   const res = await fetch(`${fake.apiRoot}/bot${token}/${method}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
