@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Writes docs/configuration-reference.md from the config schema of the BUILT core
-// (packages/core/dist), so run `pnpm build` first after changing the schema.
+// (packages/core/dist) and the built config entries of the channel packages in extensions/, so
+// run `pnpm build` first after changing a schema.
 //   node scripts/gen-config-reference.mjs          write the file (only when it changed)
 //   node scripts/gen-config-reference.mjs --check  exit 1 when the file is stale; write nothing
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -28,8 +30,23 @@ try {
   throw err;
 }
 
+/** The light config entries of the channel packages in extensions/ (built), in folder order. */
+async function channelDefinitions() {
+  const dir = path.join(repoRoot, "extensions");
+  const defs = [];
+  for (const name of readdirSync(dir).sort()) {
+    const pkgFile = path.join(dir, name, "package.json");
+    if (!existsSync(pkgFile)) continue;
+    const manifest = JSON.parse(readFileSync(pkgFile, "utf8")).openclaw?.plugin;
+    if (!manifest?.configEntry) continue;
+    const mod = await import(pathToFileURL(path.join(dir, name, manifest.configEntry)).href);
+    defs.push(mod.default);
+  }
+  return defs;
+}
+
 const target = path.join(repoRoot, reference.CONFIG_REFERENCE_FILE);
-const text = reference.renderBuiltinConfigReference();
+const text = reference.renderBuiltinConfigReference(await channelDefinitions());
 let current;
 try {
   current = await readFile(target, "utf8");

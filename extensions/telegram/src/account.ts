@@ -4,8 +4,9 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { AccountConfigError, DEFAULT_ACCOUNT_ID, isPlainObject, listAccountIds, mergeAccountConfig } from "@openclaw/plugin-sdk";
-import { TELEGRAM_TEXT_CHUNK_LIMIT, WEBHOOK_DEFAULTS } from "./config.js";
+import { AccountConfigError, DEFAULT_ACCOUNT_ID, listAccountIds, type ResolveAccountInput } from "@openclaw/plugin-sdk";
+import { isPlainObject } from "@openclaw/plugin-sdk/config";
+import { TELEGRAM_TEXT_CHUNK_LIMIT, type telegramConfigSchema, WEBHOOK_DEFAULTS } from "./config.js";
 
 /** The environment variable holding the default account's token. */
 export const TOKEN_ENV = "TELEGRAM_BOT_TOKEN";
@@ -138,16 +139,17 @@ function resolveWebhook(merged: Record<string, unknown>, accountId: string): Tel
 }
 
 /**
- * The effective settings of one account. Keys merge root-then-account (`mergeAccountConfig`),
- * except credentials: a named account uses only its own `botToken`/`tokenFile` (never the root's,
+ * The effective settings of one account from its validated, merged config, except credentials: a named account uses only its own `botToken`/`tokenFile` (never the root's,
  * which belong to the default account, and never `TELEGRAM_BOT_TOKEN`). Precedence: botToken,
  * then tokenFile (read and trimmed; `~/` expanded), then the environment.
  *
  * @throws AccountConfigError when there is no token, the token file is missing or empty, or
  *   `webhookUrl` is set without a valid `webhookSecret`; the message names the key and the fix.
  */
-export function resolveTelegramAccount(channelConfig: Record<string, unknown>, accountId: string, env: NodeJS.ProcessEnv): TelegramAccount {
-  const merged = mergeAccountConfig(channelConfig, accountId);
+export function resolveTelegramAccount(input: ResolveAccountInput<typeof telegramConfigSchema>): TelegramAccount {
+  const { accountId, env } = input;
+  const merged: Record<string, unknown> = input.config;
+  const channelConfig: Record<string, unknown> = input.channel;
   const { token, tokenSource } = resolveToken(channelConfig, accountId, env);
   const replyToMode = merged.replyToMode;
   return {

@@ -1,18 +1,19 @@
 /**
  * The config of `channels.telegram`: schema, doctor rules for the retired flat streaming keys,
- * and streaming defaults. This is the plugin's light `configEntry`: it imports the SDK only (no
- * grammY), so validation and `openclaw doctor` can load it without the platform library.
+ * capabilities, delivery policy and id rules. This is the plugin's light `configEntry`: it imports
+ * the SDK's config entry point and zod only (no grammY), so validation and `openclaw doctor` can
+ * load it without the platform library.
  */
+import type { ChannelCapabilities, ChatKind } from "@openclaw/plugin-sdk";
 import {
   channelConfigSchema,
   defineChannelConfig,
-  defineStreamingAliasMigration,
   DRAFT_CHUNK_KEY,
   groupSettingsShape,
   previewStreamingSchema,
   STANDARD_FLAT_KEYS,
-  z,
-} from "@openclaw/plugin-sdk";
+} from "@openclaw/plugin-sdk/config";
+import { z } from "zod";
 
 /** Defaults of the webhook listener (used when `webhookUrl` is set). */
 export const WEBHOOK_DEFAULTS = { host: "127.0.0.1", port: 8787, path: "/telegram-webhook" } as const;
@@ -73,19 +74,41 @@ export const telegramConfigSchema = channelConfigSchema({
   },
 });
 
-/** Everything validation and doctor need to know about `channels.telegram`. */
+/** What Telegram can do, as data (core checks configured streaming modes against it). */
+export const TELEGRAM_CAPABILITIES = {
+  chatTypes: ["direct", "group", "channel"],
+  edit: true,
+  delete: true,
+  media: true,
+  reactions: false,
+  threads: true,
+  typing: true,
+  textLimit: TELEGRAM_TEXT_CHUNK_LIMIT,
+  editLimit: 4096,
+  minEditIntervalMs: 1000,
+} as const satisfies ChannelCapabilities;
+
+/** Negative ids are groups and supergroups; positive ones are users (DMs). */
+function telegramChatKind(id: string): ChatKind | undefined {
+  if (id.startsWith("-")) return "group";
+  return /^\d+$/.test(id) ? "direct" : undefined;
+}
+
+/** Everything validation, doctor and the delivery planner need to know about `channels.telegram`. */
 export const telegramChannelConfig = defineChannelConfig({
   id: "telegram",
   label: "Telegram",
   packageName: "@openclaw/telegram",
-  streamingDefaults: { previewMode: "partial", blockReplies: "inherit" },
   schema: telegramConfigSchema,
+  capabilities: TELEGRAM_CAPABILITIES,
+  delivery: { previewModes: ["partial", "block", "progress"], defaultMode: "partial", blockReplies: "inherit" },
+  ids: { prefixes: ["tg"], chatKindOf: telegramChatKind },
   migrations: [
-    defineStreamingAliasMigration({
-      channelId: "telegram",
+    {
+      kind: "streaming-aliases",
       modes: ["off", "partial", "block", "progress"],
       flatKeys: [...STANDARD_FLAT_KEYS, DRAFT_CHUNK_KEY],
-    }),
+    },
   ],
 });
 

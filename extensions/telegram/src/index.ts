@@ -4,7 +4,7 @@
  */
 import { createTelegramPlugin } from "./plugin.js";
 
-export { createTelegramPlugin, TELEGRAM_CAPABILITIES, type TelegramPluginOptions } from "./plugin.js";
+export { createTelegramPlugin, type TelegramPluginOptions } from "./plugin.js";
 export {
   accountKeyPath,
   listTelegramAccounts,
@@ -14,7 +14,13 @@ export {
   type TelegramAccount,
   type TelegramWebhookSettings,
 } from "./account.js";
-export { telegramChannelConfig, telegramConfigSchema, TELEGRAM_TEXT_CHUNK_LIMIT, WEBHOOK_DEFAULTS } from "./config.js";
+export {
+  telegramChannelConfig,
+  telegramConfigSchema,
+  TELEGRAM_CAPABILITIES,
+  TELEGRAM_TEXT_CHUNK_LIMIT,
+  WEBHOOK_DEFAULTS,
+} from "./config.js";
 export { createSendingApi, isEntityParseError, sendingTransformer, type SendingApiOptions } from "./api.js";
 export {
   createTelegramOutbound,

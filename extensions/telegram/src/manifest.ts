@@ -3,7 +3,7 @@
  * `channels.telegram` generated from the zod schema, so the loader can validate config without
  * running plugin code. `scripts/gen-manifest.mjs` writes it at build time; a test keeps it current.
  */
-import { z } from "@openclaw/plugin-sdk";
+import { z } from "zod";
 import { telegramChannelConfig } from "./config.js";
 
 /** The content of `openclaw.plugin.json`. */

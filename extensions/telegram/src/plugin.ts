@@ -2,26 +2,11 @@
  * The Telegram channel plugin: capabilities, account resolution, the sending side and the
  * receiving side, assembled with `defineChannelPlugin`.
  */
-import { defineChannelPlugin, type ChannelPlugin } from "@openclaw/plugin-sdk";
+import { type ChannelPlugin, defineChannelPlugin, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
 import { listTelegramAccounts, resolveTelegramAccount, type TelegramAccount } from "./account.js";
-import { telegramChannelConfig } from "./config.js";
+import { telegramChannelConfig, type telegramConfigSchema } from "./config.js";
 import { DEFAULT_POLLING_TUNING, type PollingTuning } from "./inbound/polling.js";
-import { createTelegramOutbound } from "./outbound.js";
-import { startTelegramAccount, type StartTuning } from "./start.js";
-
-/** What Telegram can do, as data (core checks configured streaming modes against it). */
-export const TELEGRAM_CAPABILITIES = {
-  chatTypes: ["direct", "group", "channel"],
-  edit: true,
-  delete: true,
-  media: true,
-  reactions: false,
-  threads: true,
-  typing: true,
-  textLimit: 4000,
-  editLimit: 4096,
-  minEditIntervalMs: 1000,
-} as const satisfies ChannelPlugin["capabilities"];
+import { connectTelegramAccount, type StartTuning } from "./start.js";
 
 /** Knobs of the running plugin; production defaults apply to anything unset (tests shorten them). */
 export interface TelegramPluginOptions {
@@ -61,20 +46,19 @@ function tuningOf(options: TelegramPluginOptions): StartTuning {
 }
 
 /** Builds the Telegram channel plugin; the package's default export is `createTelegramPlugin()`. */
-export function createTelegramPlugin(options: TelegramPluginOptions = {}): ChannelPlugin<TelegramAccount> {
+export function createTelegramPlugin(options: TelegramPluginOptions = {}): ChannelPlugin<TelegramAccount, typeof telegramConfigSchema> {
   const tuning = tuningOf(options);
-  return defineChannelPlugin<TelegramAccount>({
+  return defineChannelPlugin({
+    specificationVersion: SPECIFICATION_VERSION,
     id: "telegram",
     meta: {
       label: "Telegram",
       docsPath: "docs/channels/telegram.md",
       blurb: "Telegram bots over the Bot API (long polling or webhook), with live previews edited in place.",
     },
-    capabilities: TELEGRAM_CAPABILITIES,
     config: telegramChannelConfig,
     listAccounts: listTelegramAccounts,
     resolveAccount: resolveTelegramAccount,
-    createOutbound: (account, ctx) => createTelegramOutbound(account, { log: ctx.log, signal: ctx.signal }),
-    start: (ctx) => startTelegramAccount(ctx, tuning),
+    connect: (ctx) => connectTelegramAccount(ctx, tuning),
   });
 }

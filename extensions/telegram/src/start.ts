@@ -1,11 +1,13 @@
 /**
- * Runs one Telegram account: `getMe`, then long polling or the webhook listener, handing each
- * normalized message to core in per-chat (per-topic) order.
+ * Connects one Telegram account as a session: `getMe`, then long polling or the webhook listener
+ * in the background, handing each normalized message to core in per-chat (per-topic) order, and
+ * the sending side on the same bot token.
  */
-import type { AccountContext } from "@openclaw/plugin-sdk";
+import type { AccountContext, AccountSession } from "@openclaw/plugin-sdk";
 import { Bot, GrammyError } from "grammy";
 import type { Update } from "grammy/types";
 import { accountKeyPath, type TelegramAccount } from "./account.js";
+import { createTelegramOutbound } from "./outbound.js";
 import { grammySignal, normalizeApiRoot } from "./api.js";
 import { KeyedLanes } from "./inbound/lanes.js";
 import { normalizeUpdate, sequenceKey } from "./inbound/normalize.js";
@@ -24,12 +26,12 @@ export interface StartTuning {
 }
 
 /**
- * Connects the account and receives until `ctx.signal` fires. Reports `connected` with the bot's
- * `@username` after `getMe`. Rejects with `AccountConfigError` when Telegram refuses the token,
- * and with an ordinary error (core restarts with backoff) on a polling conflict or when Telegram
- * cannot be reached at start.
+ * Connects the account: `getMe` (reports `connected` with the bot's `@username`), then returns the
+ * session, which receives until `ctx.signal` fires. Rejects with `AccountConfigError` when
+ * Telegram refuses the token, and with an ordinary error (core retries with backoff) when
+ * Telegram cannot be reached; the session's `closed` rejects the same way on a polling conflict.
  */
-export async function startTelegramAccount(ctx: AccountContext<TelegramAccount>, tuning: StartTuning): Promise<void> {
+export async function connectTelegramAccount(ctx: AccountContext<TelegramAccount>, tuning: StartTuning): Promise<AccountSession> {
   const { account, log, signal } = ctx;
   const tokenPath = accountKeyPath(ctx.accountId, account.tokenSource === "tokenFile" ? "tokenFile" : "botToken");
   const apiRoot = normalizeApiRoot(account.apiRoot);
@@ -41,7 +43,7 @@ export async function startTelegramAccount(ctx: AccountContext<TelegramAccount>,
   try {
     await bot.init(grammySignal(signal));
   } catch (error) {
-    if (signal.aborted) return;
+    if (signal.aborted) throw new Error("stopped before Telegram answered getMe");
     if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) throw tokenRejectedError(tokenPath);
     throw new Error(`Telegram getMe failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
@@ -58,31 +60,54 @@ export async function startTelegramAccount(ctx: AccountContext<TelegramAccount>,
       log.warn(`ignored a malformed update: ${String(error)}`);
       return Promise.resolve();
     }
-    return lanes.run(key, async () => {
-      const message = normalizeUpdate(update, ctx.accountId, me);
-      if (message) await ctx.receive(message);
-    });
+    let refused: unknown;
+    return lanes
+      .run(key, async () => {
+        const message = normalizeUpdate(update, ctx.accountId, me);
+        if (!message) return;
+        try {
+          await ctx.receive(message);
+        } catch (error) {
+          refused = error;
+        }
+      })
+      .then(() => {
+        if (refused !== undefined) throw refused;
+      });
   };
 
-  try {
-    if (account.webhook) {
-      await runWebhook({
-        api: bot.api,
-        settings: account.webhook,
-        signal,
-        log,
-        status: ctx.status,
-        dispatch,
-        tokenPath,
-        ...(tuning.webhookMaxBodyBytes !== undefined ? { maxBodyBytes: tuning.webhookMaxBodyBytes } : {}),
-        ...(tuning.onWebhookListening ? { onListening: tuning.onWebhookListening } : {}),
-      });
-    } else {
-      await runPolling({ api: bot.api, signal, log, status: ctx.status, cursor: ctx.cursor, dispatch, tokenPath, tuning: tuning.polling });
+  const receiving = async (): Promise<void> => {
+    try {
+      if (account.webhook) {
+        await runWebhook({
+          api: bot.api,
+          settings: account.webhook,
+          signal,
+          log,
+          status: ctx.status,
+          dispatch,
+          tokenPath,
+          ...(tuning.webhookMaxBodyBytes !== undefined ? { maxBodyBytes: tuning.webhookMaxBodyBytes } : {}),
+          ...(tuning.onWebhookListening ? { onListening: tuning.onWebhookListening } : {}),
+        });
+      } else {
+        await runPolling({
+          api: bot.api,
+          signal,
+          log,
+          status: ctx.status,
+          cursor: ctx.cursor,
+          dispatch,
+          tokenPath,
+          tuning: tuning.polling,
+        });
+      }
+    } finally {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([lanes.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, tuning.drainMs)))]);
+      clearTimeout(timer);
     }
-  } finally {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([lanes.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, tuning.drainMs)))]);
-    clearTimeout(timer);
-  }
+  };
+  const outbound = createTelegramOutbound(account, { log, signal });
+  return { ...outbound, closed: receiving() };
 }

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AccountConfigError, applyLegacyKeyRules, detectLegacyKeys } from "@openclaw/plugin-sdk";
+import { AccountConfigError } from "@openclaw/plugin-sdk";
+import { applyLegacyKeyRules, compileChannelMigrations, detectLegacyKeys } from "@openclaw/plugin-sdk/config";
 import { describe, expect, it } from "vitest";
 import configEntry from "../src/config.js";
-import plugin, { listTelegramAccounts, resolveTelegramAccount, TELEGRAM_CAPABILITIES } from "../src/index.js";
+import plugin, { listTelegramAccounts, TELEGRAM_CAPABILITIES } from "../src/index.js";
+import { resolveFromConfig } from "./helpers.js";
 import { renderManifest } from "../src/manifest.js";
 
 const packageDir = new URL("..", import.meta.url);
@@ -36,7 +38,7 @@ describe("package shape", () => {
       configEntry: "./dist/config.js",
       sdk: "^0.1.0",
     });
-    expect(pkg.peerDependencies).toEqual({ "@openclaw/plugin-sdk": "^0.1.0" });
+    expect(pkg.peerDependencies).toEqual({ "@openclaw/plugin-sdk": "^0.1.0", zod: "^4.1.0" });
     const manifest = readFileSync(new URL("openclaw.plugin.json", packageDir), "utf8");
     // If this fails, run `pnpm --filter @openclaw/telegram build` to regenerate the manifest.
     expect(manifest).toBe(renderManifest());
@@ -46,11 +48,11 @@ describe("package shape", () => {
   it("default-exports the plugin and the light config definition", () => {
     expect(plugin.id).toBe("telegram");
     expect(plugin.config).toBe(configEntry);
-    expect(plugin.capabilities).toEqual(TELEGRAM_CAPABILITIES);
+    expect(plugin.config.capabilities).toEqual(TELEGRAM_CAPABILITIES);
     expect(configEntry).toMatchObject({
       id: "telegram",
       packageName: "@openclaw/telegram",
-      streamingDefaults: { previewMode: "partial", blockReplies: "inherit" },
+      delivery: { previewModes: ["partial", "block", "progress"], defaultMode: "partial", blockReplies: "inherit" },
     });
   });
 });
@@ -65,15 +67,16 @@ describe("accounts and tokens", () => {
   });
 
   it("takes the token from botToken, then tokenFile (trimmed), then the environment (default account only)", () => {
-    expect(resolveTelegramAccount({ botToken: "1:a", tokenFile: tempFile("2:b") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject(
-      { token: "1:a", tokenSource: "botToken" },
-    );
-    expect(resolveTelegramAccount({ tokenFile: tempFile("  2:b\n") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({
+    expect(resolveFromConfig({ botToken: "1:a", tokenFile: tempFile("2:b") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({
+      token: "1:a",
+      tokenSource: "botToken",
+    });
+    expect(resolveFromConfig({ tokenFile: tempFile("  2:b\n") }, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({
       token: "2:b",
       tokenSource: "tokenFile",
     });
-    expect(resolveTelegramAccount({}, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({ token: "3:c", tokenSource: "env" });
-    const work = resolveTelegramAccount(
+    expect(resolveFromConfig({}, "default", { TELEGRAM_BOT_TOKEN: "3:c" })).toMatchObject({ token: "3:c", tokenSource: "env" });
+    const work = resolveFromConfig(
       { botToken: "1:a", linkPreview: false, accounts: { work: { tokenFile: tempFile("4:d"), replyToMode: "first" } } },
       "work",
       {},
@@ -89,35 +92,31 @@ describe("accounts and tokens", () => {
   });
 
   it("explains a missing token with the config path and the fix", () => {
-    const root = configError(() => resolveTelegramAccount({}, "default", {}));
+    const root = configError(() => resolveFromConfig({}, "default", {}));
     expect(root.path).toBe("channels.telegram.botToken");
     expect(root.message).toMatch(
       /channels\.telegram\.botToken, channels\.telegram\.tokenFile, or the TELEGRAM_BOT_TOKEN environment variable/,
     );
     expect(root.message).toMatch(/@BotFather/);
     // A named account never borrows the root's token nor the environment's.
-    const named = configError(() =>
-      resolveTelegramAccount({ botToken: "1:a", accounts: { work: {} } }, "work", { TELEGRAM_BOT_TOKEN: "3:c" }),
-    );
+    const named = configError(() => resolveFromConfig({ botToken: "1:a", accounts: { work: {} } }, "work", { TELEGRAM_BOT_TOKEN: "3:c" }));
     expect(named.path).toBe("channels.telegram.accounts.work.botToken");
     expect(named.message).toMatch(/accounts\.work\.tokenFile.*do not read TELEGRAM_BOT_TOKEN/);
-    const missingFile = configError(() => resolveTelegramAccount({ tokenFile: "/nonexistent/token" }, "default", {}));
+    const missingFile = configError(() => resolveFromConfig({ tokenFile: "/nonexistent/token" }, "default", {}));
     expect(missingFile.message).toMatch(/channels\.telegram\.tokenFile: the file \/nonexistent\/token does not exist/);
-    const empty = configError(() => resolveTelegramAccount({ tokenFile: tempFile("\n") }, "default", {}));
+    const empty = configError(() => resolveFromConfig({ tokenFile: tempFile("\n") }, "default", {}));
     expect(empty.message).toMatch(/is empty/);
   });
 
   it("requires a valid webhookSecret with webhookUrl and fills webhook defaults", () => {
-    const noSecret = configError(() =>
-      resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://bot.example.com/tg" }, "default", {}),
-    );
+    const noSecret = configError(() => resolveFromConfig({ botToken: "1:a", webhookUrl: "https://bot.example.com/tg" }, "default", {}));
     expect(noSecret.path).toBe("channels.telegram.webhookSecret");
     expect(noSecret.message).toMatch(/remove webhookUrl to use long polling/);
     const badSecret = configError(() =>
-      resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://x.y", webhookSecret: "has space" }, "default", {}),
+      resolveFromConfig({ botToken: "1:a", webhookUrl: "https://x.y", webhookSecret: "has space" }, "default", {}),
     );
     expect(badSecret.message).toMatch(/A-Z, a-z, 0-9, _ and -/);
-    const ok = resolveTelegramAccount({ botToken: "1:a", webhookUrl: "https://x.y/tg", webhookSecret: "abc" }, "default", {});
+    const ok = resolveFromConfig({ botToken: "1:a", webhookUrl: "https://x.y/tg", webhookSecret: "abc" }, "default", {});
     expect(ok.webhook).toEqual({ url: "https://x.y/tg", secret: "abc", host: "127.0.0.1", port: 8787, path: "/telegram-webhook" });
   });
 });
@@ -173,7 +172,8 @@ describe("schema and doctor", () => {
         },
       },
     };
-    const found = detectLegacyKeys(config, configEntry.migrations);
+    const rules = compileChannelMigrations("telegram", configEntry.migrations);
+    const found = detectLegacyKeys(config, rules);
     expect(found.map((f) => f.path.join("."))).toEqual(
       expect.arrayContaining([
         "channels.telegram.streamMode",
@@ -186,7 +186,7 @@ describe("schema and doctor", () => {
       ]),
     );
     expect(found[0]!.message).toMatch(/openclaw doctor --fix/);
-    const outcome = applyLegacyKeyRules(config, configEntry.migrations);
+    const outcome = applyLegacyKeyRules(config, rules);
     expect(outcome.problems).toEqual([]);
     const telegram = config.channels.telegram as Record<string, any>;
     expect(telegram.streaming).toMatchObject({
@@ -200,7 +200,7 @@ describe("schema and doctor", () => {
     for (const key of ["streamMode", "chunkMode", "blockStreaming", "blockStreamingCoalesce", "draftChunk"])
       expect(telegram).not.toHaveProperty(key);
     expect(schema.safeParse(telegram).success).toBe(true);
-    expect(detectLegacyKeys(config, configEntry.migrations)).toEqual([]);
-    expect(applyLegacyKeyRules(config, configEntry.migrations).changes).toEqual([]);
+    expect(detectLegacyKeys(config, rules)).toEqual([]);
+    expect(applyLegacyKeyRules(config, rules).changes).toEqual([]);
   });
 });

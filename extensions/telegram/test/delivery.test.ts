@@ -3,8 +3,8 @@
 import { PreviewController, SendBudget, type ChannelOutbound } from "@openclaw/plugin-sdk";
 import { startFakeTelegram, type FakeTelegram } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTelegramPlugin, TELEGRAM_CAPABILITIES } from "../src/index.js";
-import { memoryLog } from "./helpers.js";
+import { createTelegramOutbound, TELEGRAM_CAPABILITIES } from "../src/index.js";
+import { memoryLog, resolveFromConfig } from "./helpers.js";
 
 let fake: FakeTelegram;
 beforeEach(async () => {
@@ -17,9 +17,8 @@ afterEach(async () => {
 const target = { chat: { kind: "direct" as const, id: "42" } };
 
 function outbound(): ChannelOutbound {
-  const plugin = createTelegramPlugin();
-  const account = plugin.resolveAccount({ apiRoot: fake.apiRoot, botToken: fake.token }, "default", {});
-  return plugin.createOutbound(account, { accountId: "default", log: memoryLog(), signal: new AbortController().signal });
+  const account = resolveFromConfig({ apiRoot: fake.apiRoot, botToken: fake.token });
+  return createTelegramOutbound(account, { log: memoryLog(), signal: new AbortController().signal });
 }
 
 function preview(out: ChannelOutbound, budget: SendBudget, editLimit: number): PreviewController {

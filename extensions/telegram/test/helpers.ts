@@ -1,8 +1,21 @@
 // Test harness: runs the real plugin (real grammY) against the fake Bot API from @openclaw/testkit.
 import { createServer } from "node:net";
-import type { AccountContext, AccountStatus, InboundMessage, PluginLogger, SendOptions } from "@openclaw/plugin-sdk";
+import {
+  type AccountContext,
+  type AccountStatus,
+  type InboundMessage,
+  mergeAccountConfig,
+  type PluginLogger,
+  type SendOptions,
+} from "@openclaw/plugin-sdk";
 import type { FakeTelegram } from "@openclaw/testkit";
-import { createTelegramPlugin, type TelegramAccount, type TelegramPluginOptions } from "../src/index.js";
+import {
+  createTelegramPlugin,
+  resolveTelegramAccount,
+  type TelegramAccount,
+  type TelegramPluginOptions,
+  telegramConfigSchema,
+} from "../src/index.js";
 
 /** A log that keeps every line (tests assert on warnings). */
 export function memoryLog(): PluginLogger & { lines: { level: string; message: string }[] } {
@@ -68,12 +81,25 @@ export interface RunOptions {
   accountId?: string;
 }
 
-/** Starts the Telegram plugin's `start` for one account against `fake`. */
+/**
+ * Resolves one account as core does: validates `channels.telegram` with the plugin's schema
+ * (throwing on a schema error), merges the account, then calls `resolveTelegramAccount`.
+ */
+export function resolveFromConfig(
+  channelConfig: Record<string, unknown>,
+  accountId = "default",
+  env: NodeJS.ProcessEnv = {},
+): TelegramAccount {
+  const channel = telegramConfigSchema.parse(channelConfig);
+  return resolveTelegramAccount({ accountId, config: mergeAccountConfig(channel, accountId) as never, channel, env });
+}
+
+/** Connects the Telegram plugin's session for one account against `fake`. */
 export function runAccount(fake: FakeTelegram, options: RunOptions = {}): RunningAccount {
   const plugin = createTelegramPlugin({ ...FAST, ...options.plugin });
   const channelConfig = { apiRoot: fake.apiRoot, botToken: fake.token, ...options.config };
   const accountId = options.accountId ?? "default";
-  const account = plugin.resolveAccount(channelConfig, accountId, {});
+  const account = resolveFromConfig(channelConfig, accountId);
   const controller = new AbortController();
   const notifier = new Notifier();
   const received: InboundMessage[] = [];
@@ -103,7 +129,7 @@ export function runAccount(fake: FakeTelegram, options: RunOptions = {}): Runnin
       },
     },
   };
-  const done = plugin.start(ctx);
+  const done = plugin.connect(ctx).then((session) => session.closed);
   const settled = done.then(
     () => ({}),
     (error: unknown) => ({ error }),

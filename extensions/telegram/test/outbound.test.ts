@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { isTransientSendError, PermanentSendError, RateLimitedError, type ChannelOutbound } from "@openclaw/plugin-sdk";
 import { startFakeTelegram, type FakeTelegram } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTelegramPlugin } from "../src/index.js";
-import { ann, memoryLog, sendOptions } from "./helpers.js";
+import { createTelegramOutbound } from "../src/index.js";
+import { ann, memoryLog, resolveFromConfig, sendOptions } from "./helpers.js";
 
 let fake: FakeTelegram;
 let log: ReturnType<typeof memoryLog>;
@@ -19,9 +19,8 @@ afterEach(async () => {
 });
 
 function outbound(config: Record<string, unknown> = {}): ChannelOutbound {
-  const plugin = createTelegramPlugin();
-  const account = plugin.resolveAccount({ apiRoot: `${fake.apiRoot}/`, botToken: fake.token, ...config }, "default", {});
-  return plugin.createOutbound(account, { accountId: "default", log, signal: new AbortController().signal });
+  const account = resolveFromConfig({ apiRoot: `${fake.apiRoot}/`, botToken: fake.token, ...config });
+  return createTelegramOutbound(account, { log, signal: new AbortController().signal });
 }
 
 const dm = { chat: { kind: "direct" as const, id: "42" } };

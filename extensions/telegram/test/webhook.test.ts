@@ -91,13 +91,31 @@ describe("webhook mode", () => {
     expect(await post(url, '{"hello":1}', { "x-telegram-bot-api-secret-token": SECRET })).toBe(400);
   });
 
-  it("answers 200 before the agent has handled the update", async () => {
+  it("answers 200 only once core has recorded the update (durable before acknowledged)", async () => {
     const gate = deferred();
     const { fake, account } = await webhookAccount({ onReceive: () => gate.promise });
     const update = fake.sendUserMessage({ ...ann, text: "slow one" });
-    expect(await fake.postUpdateToWebhook(update, { timeoutMs: 2000 })).toBe(200);
+    let answered: number | undefined;
+    const posting = fake.postUpdateToWebhook(update, { timeoutMs: 5000 }).then((status) => (answered = status));
     await account.waitReceived(1);
+    // Core has the message but has not confirmed it is on disk: Telegram has no answer yet.
+    expect(answered).toBeUndefined();
     gate.resolve();
+    expect(await posting).toBe(200);
+  });
+
+  it("answers 503 when core does not take the update, so Telegram delivers it again", async () => {
+    let refuse = true;
+    const { fake, account } = await webhookAccount({
+      onReceive: async () => {
+        if (refuse) throw new Error("the gateway is stopping");
+      },
+    });
+    const update = fake.sendUserMessage({ ...ann, text: "not now" });
+    expect(await fake.postUpdateToWebhook(update, { timeoutMs: 5000 })).toBe(503);
+    refuse = false;
+    expect(await fake.postUpdateToWebhook(update, { timeoutMs: 5000 })).toBe(200);
+    await account.waitReceived(2);
   });
 
   it("removes the webhook on stop", async () => {

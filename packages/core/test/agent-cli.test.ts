@@ -70,7 +70,8 @@ it("with no model configured it answers how to configure one, without crashing",
 });
 
 it("without --local the turn goes to the running gateway and streams back", async () => {
-  const { startGateway, silentLogger } = await import("../src/gateway/index.js");
+  const { silentLogger } = await import("../src/gateway/index.js");
+  const { startGatewayProcess: startGateway } = await import("../src/app/index.js");
   const stateDir = path.join(home, ".openclaw");
   const gateway = await startGateway({
     paths: { stateDir, configPath: path.join(stateDir, "openclaw.json") },

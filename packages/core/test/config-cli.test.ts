@@ -1,9 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import JSON5 from "json5";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempHome, runCli } from "./helpers/cli.js";
 
+/** The Telegram channel package of this repository (built). */
+const TELEGRAM_DIR = path.resolve(fileURLToPath(new URL("../../../extensions/telegram", import.meta.url)));
 let home: string;
 let cleanup: () => void;
 let configPath: string;
@@ -68,11 +71,15 @@ describe("openclaw config", () => {
   });
 
   it("set writes JSON5 values atomically with a .bak, and refuses invalid results", async () => {
-    write(`{ agents: { defaults: { model: "openai/gpt-4o" } } }`);
+    // The Telegram plugin of this repository is installed (found through plugins.load.paths).
+    write(`{ agents: { defaults: { model: "openai/gpt-4o" } }, plugins: { load: { paths: [${JSON.stringify(TELEGRAM_DIR)}] } } }`);
     const set = await runCli(["config", "set", "channels.telegram.streaming", '{mode: "block", block: {enabled: true}}'], { home });
     expect(set.code).toBe(0);
     expect(read().channels.telegram.streaming).toEqual({ mode: "block", block: { enabled: true } });
-    expect(JSON5.parse(readFileSync(`${configPath}.bak`, "utf8"))).toEqual({ agents: { defaults: { model: "openai/gpt-4o" } } });
+    expect(JSON5.parse(readFileSync(`${configPath}.bak`, "utf8"))).toEqual({
+      agents: { defaults: { model: "openai/gpt-4o" } },
+      plugins: { load: { paths: [TELEGRAM_DIR] } },
+    });
 
     const bare = await runCli(["config", "set", "agents.defaults.model", "anthropic/claude-sonnet-4"], { home });
     expect(bare.code).toBe(0);
@@ -105,18 +112,17 @@ describe("openclaw config", () => {
     expect(again.stderr).toContain("not set");
   });
 
-  it("schema prints a JSON Schema generated from the zod schema", async () => {
-    const res = await runCli(["config", "schema"], { home });
-    const schema = JSON.parse(res.stdout);
-    expect(schema.additionalProperties).toBe(false);
+  it("schema prints a JSON Schema generated from the zod schema, with the installed channel plugins' keys", async () => {
+    const bare = JSON.parse((await runCli(["config", "schema"], { home })).stdout);
+    expect(bare.additionalProperties).toBe(false);
+    // Not installed: a first-party channel is known by name and says which package checks its keys.
+    expect(bare.properties.channels.properties.telegram.description).toContain("@openclaw/telegram");
+    expect(bare.properties.channels.properties.matrix.description).toContain("@openclaw/matrix");
+
+    write(`{ plugins: { load: { paths: [${JSON.stringify(TELEGRAM_DIR)}] } } }`);
+    const schema = JSON.parse((await runCli(["config", "schema"], { home })).stdout);
     const tg = schema.properties.channels.properties.telegram;
     expect(tg.properties.streaming.properties.mode.enum).toEqual(["off", "partial", "block", "progress"]);
-    const mx = schema.properties.channels.properties.matrix;
-    expect(mx.properties.streaming.properties.mode.enum).toContain("quiet");
-    const qq = schema.properties.channels.properties.qqbot.properties.streaming;
-    expect(Object.keys(qq.properties).sort()).toEqual(["mode", "nativeTransport"]);
-    const wa = schema.properties.channels.properties.whatsapp.properties.streaming;
-    expect(Object.keys(wa.properties).sort()).toEqual(["block", "chunkMode"]);
   });
 
   it("--help works for every command and --version prints the version", async () => {

@@ -70,7 +70,7 @@ describe("openclaw pairing", () => {
       expect(again.stderr).toContain(`No pending pairing code ${first.code}`);
       expect(again.stderr).not.toMatch(/\n\s+at /);
 
-      const revoked = await runCli(["pairing", "revoke", "telegram", "tg:4242"], { home });
+      const revoked = await runCli(["pairing", "revoke", "telegram", "telegram:4242"], { home });
       expect(revoked.code, revoked.stderr).toBe(0);
       expect(revoked.stdout).toContain("Revoked Alice (4242) on telegram");
       expect(decideAccess(dm("4242"), account, store).action).toBe("pair");

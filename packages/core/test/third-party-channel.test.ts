@@ -1,10 +1,4 @@
-import {
-  channelConfigSchema,
-  defineChannelConfig,
-  defineStreamingAliasMigration,
-  previewStreamingSchema,
-  STANDARD_FLAT_KEYS,
-} from "@openclaw/plugin-sdk";
+import { channelConfigSchema, defineChannelConfig, previewStreamingSchema, STANDARD_FLAT_KEYS } from "@openclaw/plugin-sdk/config";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createConfigRegistry, validateConfig } from "../src/config/index.js";
@@ -14,7 +8,17 @@ const echoChannel = defineChannelConfig({
   id: "echo",
   label: "Echo",
   packageName: "openclaw-channel-echo",
-  streamingDefaults: { previewMode: "partial", blockReplies: "explicit" },
+  capabilities: {
+    chatTypes: ["direct"],
+    edit: true,
+    delete: false,
+    media: false,
+    reactions: false,
+    threads: false,
+    typing: false,
+    textLimit: 2000,
+  },
+  delivery: { previewModes: ["partial"], defaultMode: "partial", blockReplies: "explicit" },
   schema: channelConfigSchema({
     description: "A channel that echoes.",
     textChunkLimit: 2000,
@@ -22,11 +26,11 @@ const echoChannel = defineChannelConfig({
     shared: { token: z.string().optional().describe("API token.") },
   }),
   migrations: [
-    defineStreamingAliasMigration({
-      channelId: "echo",
+    {
+      kind: "streaming-aliases",
       modes: ["off", "partial"],
       flatKeys: [...STANDARD_FLAT_KEYS, { key: "echoPreview", to: ["preview", "toolProgress"] }],
-    }),
+    },
   ],
 });
 

@@ -1,65 +1,10 @@
 /**
- * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against.
- * Config fragments for the nested `streaming` shape and the channel-common keys, and the
- * helpers that declare doctor migrations for retired keys, text chunking, the channel plugin
- * contract, and the delivery helpers (send budget, live preview, exactly-once finals).
+ * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against (contract
+ * version 2) — the plugin and session types, inbound and outbound shapes, send errors, account
+ * helpers and text chunking. Config entries are built from `@openclaw/plugin-sdk/config`; unit
+ * test helpers are in `@openclaw/plugin-sdk/testing`. zod is a peer dependency: import `z` from
+ * "zod" in your plugin and declare `zod` as a peer dependency too.
  */
-/**
- * The zod instance the host validates config with. Build a channel's config schema with this `z`
- * (not a copy of zod of your own), so its schemas compose with the SDK's fragments and the host.
- */
-export { z } from "zod";
-export {
-  chunkModeSchema,
-  blockCoalesceSchema,
-  streamingBlockSchema,
-  previewChunkSchema,
-  previewOptionsSchema,
-  progressOptionsSchema,
-  previewStreamingSchema,
-  deliveryOnlyStreamingSchema,
-  PREVIEW_MODES,
-  type PreviewMode,
-} from "./config/streaming.js";
-export {
-  accountIdSchema,
-  dmPolicySchema,
-  groupPolicySchema,
-  senderListSchema,
-  groupSettingsShape,
-  channelCommonShape,
-  channelConfigSchema,
-} from "./config/channel-common.js";
-export {
-  defineChannelConfig,
-  type ChannelConfigDefinition,
-  type BlockReplyDefault,
-} from "./config/channel-definition.js";
-export {
-  applyLegacyKeyRules,
-  detectLegacyKeys,
-  type LegacyKeyRule,
-  type LegacyFinding,
-  type MigrationOutcome,
-} from "./migrations/types.js";
-export {
-  defineStreamingAliasMigration,
-  STANDARD_FLAT_KEYS,
-  DRAFT_CHUNK_KEY,
-  type StreamingAliasSpec,
-  type FlatKeyMove,
-  type NestedRename,
-} from "./migrations/streaming-aliases.js";
-export { defineKeyMoveRule } from "./migrations/key-move.js";
-export {
-  formatPath,
-  getPath,
-  hasPath,
-  setPath,
-  deletePath,
-  isPlainObject,
-  type ConfigObject,
-} from "./migrations/object-path.js";
 export {
   BlockChunker,
   BREAK_PREFERENCES,

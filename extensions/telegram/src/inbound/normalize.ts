@@ -126,7 +126,10 @@ export function normalizeUpdate(update: Update, accountId: string, bot: BotIdent
 
   const chat: InboundMessage["chat"] = { kind: chatKind(message.chat.type), id: String(message.chat.id) };
   const topic = topicOf(message);
-  if (topic !== undefined) chat.threadId = topic;
+  if (topic !== undefined) {
+    chat.threadId = topic;
+    chat.threadKind = "topic";
+  }
   if ("title" in message.chat && message.chat.title) chat.title = message.chat.title;
 
   const inbound: InboundMessage = {

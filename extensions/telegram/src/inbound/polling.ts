@@ -157,12 +157,21 @@ export async function runPolling(deps: PollingDeps): Promise<void> {
       offset = update.update_id + 1;
       watermark.begin(update.update_id);
       inFlight += 1;
-      void deps.dispatch(update).finally(() => {
-        inFlight -= 1;
-        watermark.finish(update.update_id);
-        wakeSlot?.();
-        wakeSlot = undefined;
-      });
+      // An update core did not take stays below the persisted watermark, so a restart fetches it again.
+      void deps.dispatch(update).then(
+        () => {
+          inFlight -= 1;
+          watermark.finish(update.update_id);
+          wakeSlot?.();
+          wakeSlot = undefined;
+        },
+        (error: unknown) => {
+          inFlight -= 1;
+          log.warn(`update ${update.update_id} was not taken (${String(error)}); it is fetched again after a restart`);
+          wakeSlot?.();
+          wakeSlot = undefined;
+        },
+      );
     }
   }
 }

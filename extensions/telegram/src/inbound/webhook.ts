@@ -28,6 +28,7 @@ export interface WebhookDeps {
   log: PluginLogger;
   status(update: Partial<AccountStatus>): void;
   /** Hands an update to its lane (not awaited by the HTTP answer). */
+  /** Hands the update to core; resolves once core recorded it, rejects when it was not taken. */
   dispatch(update: Update): Promise<void>;
   tokenPath: string;
   /** Largest accepted body in bytes (default 1 MiB). */
@@ -129,11 +130,18 @@ export async function runWebhook(deps: WebhookDeps): Promise<void> {
     if (typeof update !== "object" || update === null || !Number.isSafeInteger(update.update_id)) {
       return answer(res, 400, '{"ok":false,"description":"not a Telegram update"}');
     }
-    answer(res, 200, "{}");
-    if (recent.has(update.update_id)) return;
+    if (recent.has(update.update_id)) return answer(res, 200, "{}");
     recent.add(update.update_id);
     if (recent.size > 2048) recent.delete(recent.values().next().value!);
-    void deps.dispatch(update);
+    // Acknowledged only once core has the message on disk; otherwise Telegram delivers it again.
+    try {
+      await deps.dispatch(update);
+    } catch (error) {
+      recent.delete(update.update_id);
+      log.warn(`update ${update.update_id} was not taken (${String(error)}); Telegram will deliver it again`);
+      return answer(res, 503, '{"ok":false,"description":"not taken, retry later"}');
+    }
+    answer(res, 200, "{}");
   };
 
   const server = createServer((req, res) => {

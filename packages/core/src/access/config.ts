@@ -1,7 +1,7 @@
 // Reads the access keys of one account's channel config (raw or validated) and applies the
 // documented defaults, so the gate never has to guess about missing keys.
 import { mergeAccountConfig } from "@openclaw/plugin-sdk";
-import { normalizeChatId, normalizeSenderList } from "./ids.js";
+import { type ChannelIds, normalizeChatId, normalizeSenderList } from "./ids.js";
 
 /** `dmPolicy`: who may DM the bot. */
 export type DmPolicy = "pairing" | "allowlist" | "open" | "disabled";
@@ -23,7 +23,7 @@ export interface GroupAccessSettings {
   systemPrompt?: string;
   /** The agent a forum topic is routed to (topic entries only). */
   agentId?: string;
-  /** Telegram forum topics keyed by thread id or `"*"`; they inherit the group's settings. */
+  /** Forum topics keyed by thread id or `"*"`; they inherit the group's settings. */
   topics?: Record<string, GroupAccessSettings>;
 }
 
@@ -73,9 +73,9 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
-function asList(channel: string, value: unknown): string[] | undefined {
+function asList(ids: ChannelIds, value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const list = normalizeSenderList(channel, value);
+  const list = normalizeSenderList(ids, value);
   return list.length === 0 ? undefined : list;
 }
 
@@ -84,19 +84,19 @@ function asList(channel: string, value: unknown): string[] | undefined {
  * merged channel config and applies the defaults (`pairing`, `allowlist`, empty lists). Ids are
  * normalized per channel. An empty list counts as unset.
  */
-export function resolveAccessConfig(channel: string, config: AccessConfigInput | undefined): ResolvedAccessConfig {
+export function resolveAccessConfig(ids: ChannelIds, config: AccessConfigInput | undefined): ResolvedAccessConfig {
   const raw = asObject(config) ?? {};
   const groups = new Map<string, GroupAccessSettings>();
   for (const [key, value] of Object.entries(asObject(raw.groups) ?? {})) {
     const settings = asObject(value);
-    const id = normalizeChatId(channel, key);
+    const id = normalizeChatId(ids, key);
     if (settings && id !== "") groups.set(id, settings as GroupAccessSettings);
   }
   return {
     dmPolicy: DM_POLICIES.includes(raw.dmPolicy as DmPolicy) ? (raw.dmPolicy as DmPolicy) : "pairing",
-    allowFrom: asList(channel, raw.allowFrom) ?? [],
+    allowFrom: asList(ids, raw.allowFrom) ?? [],
     groupPolicy: GROUP_POLICIES.includes(raw.groupPolicy as GroupPolicy) ? (raw.groupPolicy as GroupPolicy) : "allowlist",
-    groupAllowFrom: asList(channel, raw.groupAllowFrom),
+    groupAllowFrom: asList(ids, raw.groupAllowFrom),
     groups,
   };
 }
@@ -118,12 +118,12 @@ function topicOf(settings: GroupAccessSettings | undefined, threadId: string | u
  * then `allowFrom` (never the pairing store).
  */
 export function resolveGroupSettings(
-  channel: string,
+  ids: ChannelIds,
   access: ResolvedAccessConfig,
   chatId: string,
   threadId?: string,
 ): EffectiveGroupSettings {
-  const own = access.groups.get(normalizeChatId(channel, chatId));
+  const own = access.groups.get(normalizeChatId(ids, chatId));
   const wildcard = access.groups.get("*");
   const thread = threadId === undefined ? undefined : threadId.trim().toLowerCase();
   const layers = [
@@ -144,7 +144,7 @@ export function resolveGroupSettings(
     listed: own !== undefined || wildcard !== undefined,
     enabled: enabled !== false,
     requireMention: requireMention !== false,
-    allowFrom: asList(channel, pick("allowFrom")) ?? access.groupAllowFrom ?? (access.allowFrom.length > 0 ? access.allowFrom : undefined),
+    allowFrom: asList(ids, pick("allowFrom")) ?? access.groupAllowFrom ?? (access.allowFrom.length > 0 ? access.allowFrom : undefined),
     ...(typeof systemPrompt === "string" && systemPrompt.trim() ? { systemPrompt } : {}),
     ...(typeof agentId === "string" && agentId ? { agentId } : {}),
   };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { InboundMessage } from "@openclaw/plugin-sdk";
+import type { ChannelIdRules } from "@openclaw/plugin-sdk/config";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateDb, type StateDb } from "../state/index.js";
 import {
@@ -61,7 +62,23 @@ function inGroup(
   };
 }
 
-const account = (config: AccessConfigInput, channel = "telegram", accountId = "default") => ({ channel, accountId, config });
+// Id rules as channel plugins declare them in their config entries (core has none of its own).
+const RULES: Record<string, ChannelIdRules> = {
+  telegram: { prefixes: ["tg"] },
+  whatsapp: {
+    sender: (id) => {
+      const local = id.includes("@") ? id.slice(0, id.indexOf("@")) : id;
+      const digits = local.replace(/\D/g, "");
+      return digits === "" ? id.toLowerCase() : `+${digits}`;
+    },
+  },
+};
+const account = (config: AccessConfigInput, channel = "telegram", accountId = "default") => ({
+  channel,
+  accountId,
+  config,
+  ids: RULES[channel],
+});
 
 /** A store that fails the test if the gate touches it. */
 const untouchable: PairingGate = {
@@ -224,7 +241,7 @@ describe("groups", () => {
     expect(decideAccess(message, account({ groups: { "-500": {} } }), untouchable, T0).action).toBe("allow");
   });
 
-  it("normalizes WhatsApp senders in group lists", () => {
+  it("normalizes senders in group lists by the channel's declared rules (every spelling of a phone number)", () => {
     const config = { groupAllowFrom: ["+1 555 010 0123"], groups: { "120363@g.us": { requireMention: false } } };
     const message = inGroup("120363@g.us", "15550100123@s.whatsapp.net", { channel: "whatsapp", mention: false });
     expect(decideAccess(message, account(config, "whatsapp"), untouchable, T0).action).toBe("allow");

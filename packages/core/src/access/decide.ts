@@ -1,7 +1,8 @@
 // The access gate: decides, before routing, whether an inbound message reaches an agent.
 import type { InboundMessage } from "@openclaw/plugin-sdk";
 import { resolveAccessConfig, resolveGroupSettings, type AccessConfigInput, type DmPolicy, type GroupPolicy } from "./config.js";
-import { listAllowsSender, normalizeSenderId } from "./ids.js";
+import type { ChannelIdRules } from "@openclaw/plugin-sdk/config";
+import { type ChannelIds, listAllowsSender, normalizeSenderId } from "./ids.js";
 import type { PairingGate } from "./pairing-store.js";
 
 /** The account a message arrived on, with its merged channel config (`channels.<id>` + `accounts.<id>`). */
@@ -9,6 +10,13 @@ export interface AccessAccount {
   channel: string;
   accountId: string;
   config: AccessConfigInput;
+  /** The channel's id rules (from its config entry); absent: the defaults. */
+  ids?: ChannelIdRules | undefined;
+}
+
+/** The channel and id rules of an account, as the id functions take them. */
+export function idsOf(account: Pick<AccessAccount, "channel" | "ids">): ChannelIds {
+  return { channel: account.channel, rules: account.ids };
 }
 
 /** Why a message was let through. */
@@ -70,18 +78,18 @@ function decideDirect(
   now: number,
 ): AccessDecision {
   const allow = (reason: AllowReason): AccessDecision => ({ action: "allow", reason, chatKind: message.chat.kind });
-  const sender = normalizeSenderId(account.channel, message.sender.id);
+  const sender = normalizeSenderId(idsOf(account), message.sender.id);
   switch (dmPolicy) {
     case "disabled":
       return drop("dms disabled", `dmPolicy is "disabled" on ${account.channel}/${account.accountId}`);
     case "open":
       return allow("open");
     case "allowlist":
-      return listAllowsSender(account.channel, allowFrom, sender)
+      return listAllowsSender(idsOf(account), allowFrom, sender)
         ? allow("allowFrom")
         : drop("sender not allowed", `${sender} is not in allowFrom (dmPolicy "allowlist")`);
     case "pairing": {
-      if (listAllowsSender(account.channel, allowFrom, sender)) return allow("allowFrom");
+      if (listAllowsSender(idsOf(account), allowFrom, sender)) return allow("allowFrom");
       if (sender !== "" && store.isApproved(account.channel, account.accountId, sender)) return allow("paired");
       if (sender === "") return drop("sender not allowed", "the message has no sender id");
       const issued = store.issue(
@@ -115,13 +123,13 @@ function decideGroup(
 ): AccessDecision {
   const where = `${account.channel}/${account.accountId} group ${message.chat.id}`;
   if (groupPolicy === "disabled") return drop("groups disabled", `groupPolicy is "disabled" (${where})`);
-  const group = resolveGroupSettings(account.channel, access, message.chat.id, message.chat.threadId);
+  const group = resolveGroupSettings(idsOf(account), access, message.chat.id, message.chat.threadId);
   if (groupPolicy === "allowlist" && !group.listed) {
     return drop("group not allowed", `${where} is not listed in groups and there is no "*" entry (groupPolicy "allowlist")`);
   }
   if (!group.enabled) return drop("group disabled", `${where} has enabled: false`);
-  if (group.allowFrom !== undefined && !listAllowsSender(account.channel, group.allowFrom, message.sender.id)) {
-    return drop("sender not allowed in group", `${normalizeSenderId(account.channel, message.sender.id)} is not allowed in ${where}`);
+  if (group.allowFrom !== undefined && !listAllowsSender(idsOf(account), group.allowFrom, message.sender.id)) {
+    return drop("sender not allowed in group", `${normalizeSenderId(idsOf(account), message.sender.id)} is not allowed in ${where}`);
   }
   if (group.requireMention && !message.mentionsBot) return drop("not mentioned", `${where} requires a mention`);
   return { action: "allow", reason: "group", chatKind: message.chat.kind };
@@ -149,7 +157,7 @@ export function decideAccess(
   store: PairingGate,
   now: number = Date.now(),
 ): AccessDecision {
-  const access = resolveAccessConfig(account.channel, account.config);
+  const access = resolveAccessConfig(idsOf(account), account.config);
   if (message.chat.kind === "direct") {
     return decideDirect(message, account, access.dmPolicy, access.allowFrom, store, now);
   }

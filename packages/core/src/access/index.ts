@@ -4,6 +4,7 @@
 // Other folders import from here only.
 export {
   decideAccess,
+  idsOf,
   pairingReplyText,
   type AccessAccount,
   type AccessDecision,
@@ -42,6 +43,5 @@ export {
   normalizeChatId,
   normalizeSenderList,
   listAllowsSender,
-  CHANNEL_ID_RULES,
-  type ChannelIdRules,
+  type ChannelIds,
 } from "./ids.js";

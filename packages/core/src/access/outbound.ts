@@ -2,7 +2,7 @@
 // to the target, so the agent can only reach people and groups that could reach it.
 import type { ChatRef } from "@openclaw/plugin-sdk";
 import { resolveAccessConfig, resolveGroupSettings } from "./config.js";
-import type { AccessAccount } from "./decide.js";
+import { type AccessAccount, idsOf } from "./decide.js";
 import { listAllowsSender, normalizeSenderId } from "./ids.js";
 import type { PairingGate } from "./pairing-store.js";
 
@@ -18,12 +18,12 @@ export type OutboundAccess = { ok: true } | { ok: false; detail: string };
  * Mentions and group sender lists concern inbound messages only and are not checked.
  */
 export function checkOutboundAccess(chat: ChatRef, account: AccessAccount, store: Pick<PairingGate, "isApproved">): OutboundAccess {
-  const access = resolveAccessConfig(account.channel, account.config);
+  const access = resolveAccessConfig(idsOf(account), account.config);
   const where = `channels.${account.channel}${account.accountId === "default" ? "" : ` (account ${account.accountId})`}`;
   if (chat.kind === "direct") {
-    const peer = normalizeSenderId(account.channel, chat.id);
+    const peer = normalizeSenderId(idsOf(account), chat.id);
     if (access.dmPolicy === "disabled") return { ok: false, detail: `DMs are disabled on ${where} (dmPolicy "disabled").` };
-    if (access.dmPolicy === "open" || listAllowsSender(account.channel, access.allowFrom, peer)) return { ok: true };
+    if (access.dmPolicy === "open" || listAllowsSender(idsOf(account), access.allowFrom, peer)) return { ok: true };
     if (access.dmPolicy === "pairing" && store.isApproved(account.channel, account.accountId, peer)) return { ok: true };
     return {
       ok: false,
@@ -35,7 +35,7 @@ export function checkOutboundAccess(chat: ChatRef, account: AccessAccount, store
     };
   }
   if (access.groupPolicy === "disabled") return { ok: false, detail: `Groups are disabled on ${where} (groupPolicy "disabled").` };
-  const group = resolveGroupSettings(account.channel, access, chat.id, chat.threadId);
+  const group = resolveGroupSettings(idsOf(account), access, chat.id, chat.threadId);
   if (access.groupPolicy === "allowlist" && !group.listed) {
     return { ok: false, detail: `Group ${chat.id} is not listed in ${where}.groups (groupPolicy "allowlist").` };
   }

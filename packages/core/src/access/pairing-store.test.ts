@@ -65,7 +65,7 @@ describe("PairingStore.issue", () => {
 
   it("gives the same sender the same code within the hour, and a new one after it expires", () => {
     const first = issued(store.issue(request("42"), T0));
-    const again = issued(store.issue(request("tg:42"), T0 + 59 * 60_000));
+    const again = issued(store.issue(request("telegram:42"), T0 + 59 * 60_000));
     expect(again).toEqual({ ok: true, code: first.code, isNew: false, expiresAt: first.expiresAt });
     const later = issued(store.issue(request("42"), T0 + PAIRING_CODE_TTL_MS));
     expect(later.isNew).toBe(true);
@@ -98,7 +98,7 @@ describe("PairingStore.approve / isApproved / revoke / list", () => {
       approvedAt: T0 + 1000,
       code,
     });
-    expect(store.isApproved("telegram", "default", "tg:42")).toBe(true);
+    expect(store.isApproved("telegram", "default", "telegram:42")).toBe(true);
     expect(store.isApproved("telegram", "other", "42")).toBe(false);
     // The code is used up.
     expect(errorOf(() => store.approve("telegram", code, { now: T0 + 2000 }))).toBeInstanceOf(UserError);
@@ -145,7 +145,7 @@ describe("PairingStore.approve / isApproved / revoke / list", () => {
       const { code } = issued(store.issue(request("42", { accountId }), T0));
       store.approve("telegram", code, { now: T0 });
     }
-    expect(store.revoke("telegram", "tg:42", { accountId: "work" }).map((s) => s.accountId)).toEqual(["work"]);
+    expect(store.revoke("telegram", "telegram:42", { accountId: "work" }).map((s) => s.accountId)).toEqual(["work"]);
     expect(store.isApproved("telegram", "work", "42")).toBe(false);
     expect(store.isApproved("telegram", "default", "42")).toBe(true);
     expect(store.revoke("telegram", "42").map((s) => s.accountId)).toEqual(["default"]);

@@ -156,7 +156,7 @@ export class PairingStore implements PairingGate {
   issue(request: PairingRequest, now: number = Date.now()): IssueResult {
     const channel = channelKey(request.channel);
     const accountId = accountKey(request.accountId);
-    const senderId = normalizeSenderId(channel, request.senderId);
+    const senderId = normalizeSenderId({ channel }, request.senderId);
     const run = this.db.transaction((): IssueResult => {
       this.stmt.purgeExpired.run(channel, accountId, now);
       const existing = this.stmt.pendingOfSender.get(channel, accountId, senderId);
@@ -241,7 +241,7 @@ export class PairingStore implements PairingGate {
   /** True when the owner approved this sender on this channel account. */
   isApproved(channel: string, accountId: string, senderId: string): boolean {
     const ch = channelKey(channel);
-    const id = normalizeSenderId(ch, senderId);
+    const id = normalizeSenderId({ channel: ch }, senderId);
     return id !== "" && this.stmt.isApproved.get(ch, accountKey(accountId), id) !== undefined;
   }
 
@@ -251,7 +251,7 @@ export class PairingStore implements PairingGate {
    */
   revoke(channel: string, senderId: string, options: { accountId?: string } = {}): ApprovedSender[] {
     const ch = channelKey(channel);
-    const id = normalizeSenderId(ch, senderId);
+    const id = normalizeSenderId({ channel: ch }, senderId);
     const run = this.db.transaction((): ApprovedSender[] => {
       const rows = this.stmt.approvedOfSender
         .all(ch, id)

@@ -1,17 +1,7 @@
 import { randomUUID } from "node:crypto";
-import {
-  chunkText,
-  deliverFinal,
-  previewModeWarnings,
-  sendBudgetFor,
-  type ChannelConfigDefinition,
-  type InboundMessage,
-  type OutboundTarget,
-  type SendBudget,
-} from "@openclaw/plugin-sdk";
-import { createPairingStore, decideAccess, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
+import { chunkText, deliverFinal, sendBudgetFor, type InboundMessage, type OutboundTarget, type SendBudget } from "@openclaw/plugin-sdk";
+import { type AccessAccount, createPairingStore, decideAccess, idsOf, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
-import { BUILTIN_CHANNELS } from "../config/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
 import { createMessageTool, resolveRoute } from "../routing/index.js";
 import { resolveBlockStreamingSettings } from "../streaming/index.js";
@@ -53,23 +43,16 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   let accepting = true;
   let _closed = false;
 
-  const definitionOf = (channel: string): ChannelConfigDefinition | undefined =>
-    deps.plugins.get(channel)?.config ?? BUILTIN_CHANNELS.find((d) => d.id === channel);
+  /** The id rules each loaded channel declares; core has no spelling of its own. */
+  const rulesOf = (channel: string) => deps.plugins.get(channel)?.config.ids;
 
   const budgetOf = (account: AccountHandle): SendBudget => {
     const key = `${account.channel}:${account.accountId}`;
     let budget = budgets.get(key);
     if (!budget) {
       // One budget per account, paced by the quotas the channel declares.
-      budget = sendBudgetFor(account.plugin.capabilities);
+      budget = sendBudgetFor(account.plugin.config.capabilities);
       budgets.set(key, budget);
-      const path =
-        account.accountId === "default"
-          ? `channels.${account.channel}.streaming`
-          : `channels.${account.channel}.accounts.${account.accountId}.streaming`;
-      for (const warning of previewModeWarnings(account.channel, account.config.streaming, account.plugin.capabilities, { path })) {
-        account.log.warn(warning);
-      }
     }
     return budget;
   };
@@ -101,7 +84,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
 
   /** The account's message size: the configured `textChunkLimit`, never above the platform's limit. */
   const textLimitOf = (account: AccountHandle): number => {
-    const platform = account.plugin.capabilities.textLimit;
+    const platform = account.plugin.config.capabilities.textLimit;
     const configured = Number(account.config.textChunkLimit);
     return Number.isFinite(configured) && configured > 0 ? Math.min(configured, platform) : platform;
   };
@@ -159,11 +142,13 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   if (interrupted.length > 0) setTimeout(() => resumePending(interrupted), 500).unref?.();
 
   async function handle(message: InboundMessage, account: AccountHandle): Promise<void> {
-    const decision = decideAccess(
-      message,
-      { channel: account.channel, accountId: account.accountId, config: account.config as never },
-      pairing,
-    );
+    const accessAccount: AccessAccount = {
+      channel: account.channel,
+      accountId: account.accountId,
+      config: account.config as AccessAccount["config"],
+      ids: account.plugin.config.ids,
+    };
+    const decision = decideAccess(message, accessAccount, pairing);
     if (decision.action === "drop") {
       account.log.info(`ignored message ${message.messageId} from ${message.sender.id}: ${decision.reason}`);
       return;
@@ -184,28 +169,22 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       return;
     }
 
-    const route = resolveRoute(message, deps.config);
+    const route = resolveRoute(message, deps.config, rulesOf);
     if (message.chat.kind !== "direct") {
-      const group = resolveGroupSettings(
-        account.channel,
-        resolveAccessConfig(account.channel, account.config),
-        message.chat.id,
-        message.chat.threadId,
-      );
+      const ids = idsOf(accessAccount);
+      const group = resolveGroupSettings(ids, resolveAccessConfig(ids, account.config), message.chat.id, message.chat.threadId);
       deps.runtime.setSessionInstructions(route.sessionKey, group.systemPrompt);
     }
-    const definition = definitionOf(account.channel);
-    const caps = account.plugin.capabilities;
+    const caps = account.capabilitiesFor(message.chat);
     const streaming = account.config.streaming as Parameters<typeof planDelivery>[0]["streaming"];
-    const plan = definition
-      ? planDelivery({
-          definition,
-          capabilities: caps,
-          streaming,
-          blockStreamingDefault: deps.config.agents.defaults.blockStreamingDefault,
-          chatKind: message.chat.kind,
-        })
-      : ({ kind: "final", reason: "no channel definition" } as const);
+    const plan = planDelivery({
+      channel: account.channel,
+      policy: account.plugin.config.delivery,
+      capabilities: caps,
+      streaming,
+      blockStreamingDefault: deps.config.agents.defaults.blockStreamingDefault,
+      chatKind: message.chat.kind,
+    });
     const textLimit = textLimitOf(account);
     const chunkMode = (streaming as { chunkMode?: "length" | "newline" } | undefined)?.chunkMode ?? "length";
     const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
@@ -296,6 +275,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         createMessageTool({
           config: deps.config,
           pairing,
+          rulesOf,
           listAccounts: (channel: string) =>
             deps.accounts
               .list()

@@ -1,26 +1,50 @@
 import { describe, expect, it } from "vitest";
-import { BUILTIN_CHANNELS } from "../config/index.js";
+import type { DeliveryPolicy } from "@openclaw/plugin-sdk/config";
 import { planDelivery, type PlanInput } from "./plan.js";
 
-const def = (id: string) => BUILTIN_CHANNELS.find((c) => c.id === id)!;
-const caps = {
-  telegram: { edit: true },
-  matrix: { edit: true },
-  feishu: { edit: true, nativeStream: "replace" as const },
-  qqbot: { edit: false, nativeStream: "append" as const },
-  whatsapp: { edit: false },
+// The policies the five channels declare (DESIGN.md's streaming table), as plugins state them.
+const policies: Record<string, DeliveryPolicy> = {
+  telegram: { previewModes: ["partial", "block", "progress"], defaultMode: "partial", blockReplies: "inherit" },
+  matrix: { previewModes: ["partial", "quiet", "progress"], defaultMode: "off", blockReplies: "explicit" },
+  feishu: {
+    previewModes: ["partial"],
+    defaultMode: "partial",
+    blockReplies: "explicit",
+    nativeStream: { mode: "partial", overBlocks: false },
+  },
+  qqbot: {
+    previewModes: ["partial"],
+    defaultMode: "partial",
+    blockReplies: "unless-off",
+    nativeStream: { mode: "partial", flag: "nativeTransport", overBlocks: true },
+  },
+  whatsapp: { previewModes: [], defaultMode: null, blockReplies: "explicit" },
 };
+// Capabilities per chat: QQ streams only in C2C (direct) chats.
+const caps = (id: string, chatKind: PlanInput["chatKind"]): PlanInput["capabilities"] =>
+  ({
+    telegram: { edit: true },
+    matrix: { edit: true },
+    feishu: { edit: true, nativeStream: "replace" as const },
+    qqbot: chatKind === "direct" ? { edit: false, nativeStream: "replace" as const } : { edit: false },
+    whatsapp: { edit: false },
+  })[id]!;
 const plan = (
-  id: keyof typeof caps,
+  id: keyof typeof policies,
   streaming: PlanInput["streaming"],
   blockStreamingDefault: "on" | "off" = "off",
   chatKind: PlanInput["chatKind"] = "direct",
-) =>
-  planDelivery({ definition: def(id), capabilities: caps[id], streaming, blockStreamingDefault, chatKind }).kind +
-  (() => {
-    const p = planDelivery({ definition: def(id), capabilities: caps[id], streaming, blockStreamingDefault, chatKind });
-    return p.kind === "preview" ? `:${p.mode}` : "";
-  })();
+) => {
+  const p = planDelivery({
+    channel: id,
+    policy: policies[id]!,
+    capabilities: caps(id, chatKind),
+    streaming,
+    blockStreamingDefault,
+    chatKind,
+  });
+  return p.kind === "preview" ? `${p.kind}:${p.mode}` : p.kind;
+};
 
 describe("delivery planner (DESIGN.md streaming table)", () => {
   it("telegram: partial preview by default; block.enabled wins; blockStreamingDefault inherited unless an explicit preview mode is set", () => {
@@ -65,7 +89,8 @@ describe("delivery planner (DESIGN.md streaming table)", () => {
 
   it("a preview mode on a channel that cannot edit falls back to the final only", () => {
     const p = planDelivery({
-      definition: def("telegram"),
+      channel: "telegram",
+      policy: policies.telegram!,
       capabilities: { edit: false },
       streaming: { mode: "partial" },
       blockStreamingDefault: "off",

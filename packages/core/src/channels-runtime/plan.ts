@@ -1,87 +1,88 @@
-import type { ChannelCapabilities, ChannelConfigDefinition, ChatKind } from "@openclaw/plugin-sdk";
+import type { ChannelCapabilities, ChatKind } from "@openclaw/plugin-sdk";
+import type { DeliveryPolicy } from "@openclaw/plugin-sdk/config";
 
 /** How one reply reaches a chat. */
 export type DeliveryPlan =
   | { kind: "blocks"; reason: string }
-  | { kind: "preview"; mode: "partial" | "block" | "progress" | "quiet"; reason: string }
+  | { kind: "preview"; mode: string; reason: string }
   | { kind: "native"; reason: string }
   | { kind: "final"; reason: string };
 
 export interface PlanInput {
-  definition: Pick<ChannelConfigDefinition, "id" | "streamingDefaults">;
+  /** The channel id, for the reasons only. */
+  channel: string;
+  /** The channel's delivery policy (from its config entry). */
+  policy: DeliveryPolicy;
+  /** The account's capabilities in this chat (`AccountHandle.capabilitiesFor`). */
   capabilities: Pick<ChannelCapabilities, "edit" | "nativeStream">;
   /** The account's merged `streaming` object (root overlaid by the account), as configured. */
-  streaming: { mode?: string; block?: { enabled?: boolean }; nativeTransport?: boolean } | undefined;
+  streaming: { mode?: string; block?: { enabled?: boolean }; [flag: string]: unknown } | undefined;
   /** `agents.defaults.blockStreamingDefault`. */
   blockStreamingDefault: "on" | "off";
   chatKind: ChatKind;
 }
 
+/** Whether block replies are on, and why (DESIGN.md's streaming table, per `policy.blockReplies`). */
+function blockReplies(input: PlanInput, mode: string): { on: boolean; why: string } {
+  const { policy, streaming } = input;
+  const explicitMode = streaming?.mode;
+  const setting = streaming?.block?.enabled;
+  switch (policy.blockReplies) {
+    case "unless-off":
+      return mode !== "off"
+        ? { on: true, why: `${input.channel} streams blocks unless streaming.mode is "off"` }
+        : { on: false, why: 'streaming.mode is "off"' };
+    case "inherit":
+      if (setting !== undefined) return { on: setting, why: `streaming.block.enabled is ${setting}` };
+      if (input.blockStreamingDefault === "on" && explicitMode !== undefined && explicitMode !== "off") {
+        return { on: false, why: `the explicit streaming.mode "${explicitMode}" beats the inherited blockStreamingDefault "on"` };
+      }
+      return { on: input.blockStreamingDefault === "on", why: `agents.defaults.blockStreamingDefault is "${input.blockStreamingDefault}"` };
+    case "explicit":
+      return setting === true
+        ? { on: true, why: "streaming.block.enabled is true" }
+        : { on: false, why: "block replies need an explicit streaming.block.enabled: true" };
+  }
+}
+
 /**
- * Implements the streaming table of the design (DESIGN.md, "Streaming: what the config means"):
- * - block replies win over a preview when they are on; they are on when `streaming.block.enabled`
- *   is true, or (Telegram-like channels, `blockReplies: "inherit"`) when it is unset and
- *   `agents.defaults.blockStreamingDefault` is "on" — unless an explicit non-off preview mode is
- *   set, which beats the inherited default; channels with `"explicit"` need `block.enabled: true`;
- *   QQ Bot-like channels (`"unless-off"`) stream blocks unless `streaming.mode` is "off";
- * - a native stream when the channel has one and its mode is "partial" (Feishu: the CardKit
- *   card), or QQ Bot-like channels with `nativeTransport` in direct chats;
- * - else a live preview in the configured mode (default from the plugin) when the channel can edit;
- * - else the final reply only.
+ * Implements the streaming table of the design (DESIGN.md, "Streaming: what the config means")
+ * from the channel's declared policy, so core names no platform:
+ * - block replies per `policy.blockReplies` (see `BlockReplyDefault`);
+ * - a native stream when the policy has one, `streaming.mode` selects it (and its `flag` is set),
+ *   and the account can stream in this chat; it beats block replies only when `overBlocks`;
+ * - with block replies on, the preview is skipped; with the mode "off" only the final is sent;
+ * - else a live preview in the configured mode (default: `policy.defaultMode`) when the account
+ *   can edit in this chat, else the final reply only.
  */
 export function planDelivery(input: PlanInput): DeliveryPlan {
-  const { definition, capabilities, streaming, chatKind } = input;
-  const defaults = definition.streamingDefaults;
+  const { policy, capabilities, streaming, channel } = input;
   const explicitMode = streaming?.mode;
-  const mode = explicitMode ?? defaults.previewMode ?? "off";
-  const blockSetting = streaming?.block?.enabled;
+  const mode = explicitMode ?? policy.defaultMode ?? "off";
+  const blocks = blockReplies(input, mode);
+  const native = policy.nativeStream;
+  const nativeFits =
+    native !== undefined &&
+    capabilities.nativeStream !== undefined &&
+    mode === native.mode &&
+    (native.flag === undefined || streaming?.[native.flag] === true);
+  const nativeReason = native?.flag
+    ? `streaming.${native.flag} streams this chat natively`
+    : `${channel} streams natively in mode "${mode}"`;
 
-  let blocks: boolean;
-  let why: string;
-  switch (defaults.blockReplies) {
-    case "unless-off":
-      blocks = mode !== "off";
-      why = blocks ? `${definition.id} streams blocks unless streaming.mode is "off"` : 'streaming.mode is "off"';
-      break;
-    case "inherit":
-      if (blockSetting !== undefined) {
-        blocks = blockSetting;
-        why = `streaming.block.enabled is ${blockSetting}`;
-      } else if (input.blockStreamingDefault === "on" && explicitMode !== undefined && explicitMode !== "off") {
-        blocks = false;
-        why = `the explicit streaming.mode "${explicitMode}" beats the inherited blockStreamingDefault "on"`;
-      } else {
-        blocks = input.blockStreamingDefault === "on";
-        why = `agents.defaults.blockStreamingDefault is "${input.blockStreamingDefault}"`;
-      }
-      break;
-    case "explicit":
-      blocks = blockSetting === true;
-      why = blocks ? "streaming.block.enabled is true" : "block replies need an explicit streaming.block.enabled: true";
-      break;
+  if (nativeFits && native.overBlocks) return { kind: "native", reason: nativeReason };
+  if (blocks.on)
+    return { kind: "blocks", reason: policy.blockReplies === "unless-off" ? blocks.why : `${blocks.why}; the preview is skipped` };
+  if (mode === "off" || policy.defaultMode === null) {
+    return { kind: "final", reason: policy.defaultMode === null ? `${channel} cannot preview` : 'streaming.mode is "off"' };
   }
-
-  if (defaults.blockReplies === "unless-off") {
-    // QQ Bot: a native C2C stream when asked for, else block replies (or the final only when off).
-    if (mode === "off") return { kind: "final", reason: why };
-    if (streaming?.nativeTransport && capabilities.nativeStream && chatKind === "direct") {
-      return { kind: "native", reason: "streaming.nativeTransport streams direct chats natively" };
-    }
-    return { kind: "blocks", reason: why };
-  }
-  if (blocks) return { kind: "blocks", reason: `${why}; the preview is skipped` };
-  if (mode === "off" || defaults.previewMode === null)
-    return { kind: "final", reason: defaults.previewMode === null ? `${definition.id} cannot preview` : 'streaming.mode is "off"' };
-  if (capabilities.nativeStream && mode === "partial") {
-    // A native stream (e.g. Feishu's CardKit card) beats an edit-based preview.
-    return { kind: "native", reason: `${definition.id} streams natively in mode "partial"` };
-  }
-  if (!capabilities.edit) return { kind: "final", reason: `${definition.id} cannot edit messages, so there is no live preview` };
-  if (mode === "partial" || mode === "block" || mode === "progress" || mode === "quiet") {
+  if (nativeFits) return { kind: "native", reason: nativeReason };
+  if (!capabilities.edit) return { kind: "final", reason: `${channel} cannot edit messages, so there is no live preview` };
+  if (policy.previewModes.includes(mode)) {
     return {
       kind: "preview",
       mode,
-      reason: explicitMode ? `streaming.mode is "${explicitMode}"` : `the ${definition.id} default preview mode is "${mode}"`,
+      reason: explicitMode ? `streaming.mode is "${explicitMode}"` : `the ${channel} default preview mode is "${mode}"`,
     };
   }
   return { kind: "final", reason: `unknown streaming.mode "${mode}"` };

@@ -25,8 +25,8 @@ export function createCliContext(program: Command): CliContext {
       return cached;
     },
     async loadConfig() {
-      const { loadConfig } = await import("../config/index.js");
-      return loadConfig(ctx.paths());
+      const { loadConfigWithPlugins } = await import("../plugins/index.js");
+      return loadConfigWithPlugins(ctx.paths());
     },
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,14 +1,15 @@
 // Public surface of the config concern. Other folders import from here only.
-import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import type { z } from "zod";
 import { readConfigSource, resolveConfigSource } from "./io/index.js";
 import type { OpenClawPaths } from "./paths.js";
 import { createConfigRegistry, type ConfigRegistry } from "./registry.js";
 import { ConfigError, validateConfig, type ConfigProblem } from "./validate.js";
 import { notYetActiveWarnings } from "./not-yet-active.js";
+import { streamingWarnings } from "./streaming-warnings.js";
 
 export { resolvePaths, expandUserPath, UserError, type OpenClawPaths } from "./paths.js";
-export { createConfigRegistry, type ConfigRegistry } from "./registry.js";
+export { createConfigRegistry, type ConfigRegistry, type UninstalledChannel } from "./registry.js";
 export { validateConfig, formatProblems, ConfigError, type ConfigProblem, type ValidationResult } from "./validate.js";
 export {
   readConfigSource,
@@ -25,7 +26,8 @@ export {
 export { parseCliValue } from "./io/cli-value.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
 export { notYetActiveWarnings } from "./not-yet-active.js";
-export { BUILTIN_CHANNELS } from "./channels/index.js";
+export { streamingWarnings } from "./streaming-warnings.js";
+export { FIRST_PARTY_CHANNELS, type FirstPartyChannel } from "./first-party-channels.js";
 // From json-schema.js directly: reference/index.js would also load the markdown renderer.
 export { configJsonSchema } from "./reference/json-schema.js";
 
@@ -48,14 +50,13 @@ export interface LoadedConfig {
 
 export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
-  /**
-   * Channel definitions from installed plugins (they replace built-in ones with the same id).
-   * When omitted, the plugins selected by the config's `plugins` section are discovered and
-   * their light config entries imported (nothing is imported when none is installed).
-   */
+  /** Channel definitions from installed plugins. Ignored when `resolveRegistry` is given. */
   channels?: readonly ChannelConfigDefinition[];
-  /** Where the project's package.json (whose dependencies may be plugins) is searched from; default `process.cwd()`. */
-  cwd?: string;
+  /**
+   * Builds the registry from the resolved config (the plugins layer passes one that discovers the
+   * installed plugins; see `loadConfigWithPlugins` in ../plugins). Default: `channels` only.
+   */
+  resolveRegistry?: (resolved: unknown) => Promise<ConfigRegistryWithPlugins>;
 }
 
 /** The registry for one config, and what the installed plugins contributed to the verdict. */
@@ -68,29 +69,8 @@ export interface ConfigRegistryWithPlugins {
 }
 
 /**
- * Builds the registry for a resolved config (after `$include` and `${VAR}`): the built-in channel
- * definitions plus those of the installed, enabled, SDK-compatible plugins that the config's
- * `plugins` section selects. Imports no plugin code when no plugin is installed; discovery is
- * cached per process.
- */
-export async function resolveConfigRegistry(
-  resolved: unknown,
-  paths: OpenClawPaths,
-  options: { cwd?: string } = {},
-): Promise<ConfigRegistryWithPlugins> {
-  // Loaded on demand: plugins/ imports this module, and commands that pass `channels` never need it.
-  const { resolvePluginConfig } = await import("../plugins/index.js");
-  const result = await resolvePluginConfig({ paths, config: resolved, ...(options.cwd ? { cwd: options.cwd } : {}) });
-  return {
-    registry: createConfigRegistry(result.definitions),
-    problems: result.errors.map((p) => ({ kind: "invalid", path: "plugins", message: p.message })),
-    warnings: [...result.warnings.map((p) => p.message), ...result.missing.map((m) => m.message)],
-  };
-}
-
-/**
- * Reads the config file, resolves `$include` and `${VAR}`, and validates it against the built-in
- * schema extended by the installed plugins' channel definitions. A missing file yields the safe
+ * Reads the config file, resolves `$include` and `${VAR}`, and validates it against core's schema
+ * extended by the channel definitions of `options` (see `resolveRegistry`). A missing file yields the safe
  * defaults. Throws a `ConfigFileError` (unreadable, syntax, include or variable problems) or a
  * `ConfigError` (schema problems, retired keys, and plugins refused at load time), each listing
  * every problem.
@@ -99,10 +79,15 @@ export async function loadConfig(paths: OpenClawPaths, options: LoadConfigOption
   const file = paths.configPath;
   const source = await readConfigSource(file);
   const resolved = source.exists ? await resolveConfigSource(source.raw, { file, ...(options.env ? { env: options.env } : {}) }) : {};
-  const { registry, problems, warnings } = options.channels
-    ? { registry: createConfigRegistry(options.channels), problems: [], warnings: [] }
-    : await resolveConfigRegistry(resolved, paths, options.cwd ? { cwd: options.cwd } : {});
+  const { registry, problems, warnings } = options.resolveRegistry
+    ? await options.resolveRegistry(resolved)
+    : { registry: createConfigRegistry(options.channels ?? []), problems: [], warnings: [] };
   const result = validateConfig(resolved, registry);
   if (!result.ok || problems.length > 0) throw new ConfigError(file, [...problems, ...(result.ok ? [] : result.problems)]);
-  return { path: file, exists: source.exists, config: result.config, warnings: [...warnings, ...notYetActiveWarnings(result.config)] };
+  return {
+    path: file,
+    exists: source.exists,
+    config: result.config,
+    warnings: [...warnings, ...notYetActiveWarnings(result.config), ...streamingWarnings(resolved, registry)],
+  };
 }

@@ -1,4 +1,4 @@
-import { defineKeyMoveRule, formatPath, isPlainObject, type ConfigObject, type LegacyKeyRule } from "@openclaw/plugin-sdk";
+import { defineKeyMoveRule, formatPath, isPlainObject, type ConfigObject, type LegacyKeyRule } from "@openclaw/plugin-sdk/config";
 import { AGENT_ID_PATTERN } from "./schema/common.js";
 
 function normalizeAgentId(raw: string): string {

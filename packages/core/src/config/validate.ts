@@ -1,11 +1,11 @@
-import { formatPath, isPlainObject, type LegacyFinding } from "@openclaw/plugin-sdk";
+import { formatPath, isPlainObject, type LegacyFinding } from "@openclaw/plugin-sdk/config";
 import { z } from "zod";
 import { UserError } from "./paths.js";
 import type { ConfigRegistry } from "./registry.js";
 
 /** One thing wrong with a config: where, what, and how to fix it. */
 export interface ConfigProblem {
-  /** Dotted config path, e.g. `channels.matrix.blockStreaming` (empty for the root). */
+  /** Dotted config path, e.g. `channels.<id>.blockStreaming` (empty for the root). */
   path: string;
   message: string;
   /** What the user should do; included in the printed line. */
@@ -101,7 +101,7 @@ function problemsFromIssues(
   let jsonSchema: unknown;
   const schemaJson = () => (jsonSchema ??= z.toJSONSchema(registry.schema, { io: "input", unrepresentable: "any" }));
   const isLegacy = (path: readonly PropertyKey[]) => legacy.some((f) => startsWith(path, f.path));
-  const channelIds = registry.channels.map((c) => c.id);
+  const channelIds = [...registry.channels.map((c) => c.id), ...registry.uninstalled.map((c) => c.id)];
 
   for (const issue of issues) {
     const path = issue.path as PropertyKey[];
@@ -115,7 +115,7 @@ function problemsFromIssues(
             kind: "invalid",
             path: where,
             message: `no channel named "${key}" is known.`,
-            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <package>\`).`,
+            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <folder or tarball>\`).`,
           });
           continue;
         }

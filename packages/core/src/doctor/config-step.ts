@@ -2,11 +2,11 @@ import {
   ConfigFileError,
   formatProblems,
   readConfigSource,
-  resolveConfigRegistry,
   resolveConfigSource,
   validateConfig,
   writeConfigFile,
 } from "../config/index.js";
+import { resolveConfigRegistry } from "../plugins/index.js";
 import { emptyResult, type DoctorStep } from "./types.js";
 
 /**

@@ -25,8 +25,7 @@ function asObject(value: unknown): Record<string, unknown> {
 
 /**
  * Every account of every configured channel: started once by `startAll`, restarted with backoff
- * when it crashes, reported by `status`, and stopped in two steps on shutdown (monitors first,
- * outbound sides after in-flight deliveries finished).
+ * when it crashes, reported by `status`, and stopped on shutdown after in-flight deliveries finished.
  */
 export class AccountManager implements AccountDirectory {
   private readonly runners: AccountRunner[] = [];
@@ -98,9 +97,12 @@ export class AccountManager implements AccountDirectory {
     return [...byChannel.values()];
   }
 
-  /** Aborts every account's monitor and waits (at most `timeoutMs`) for the plugins' `start` to return. */
-  async stopMonitors(timeoutMs: number): Promise<{ timedOut: string[] }> {
-    for (const runner of this.runners) runner.stopMonitor();
+  /**
+   * Fires every account's signal (their sessions close) and waits, at most `timeoutMs`, for each
+   * loop to end. Call after the deliveries in flight finished: sends stop working then.
+   */
+  async stopAll(timeoutMs: number): Promise<{ timedOut: string[] }> {
+    for (const runner of this.runners) runner.stop();
     const pending = new Set(this.runners);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
@@ -110,10 +112,5 @@ export class AccountManager implements AccountDirectory {
     await Promise.race([Promise.all(this.runners.map((r) => r.stopped().then(() => pending.delete(r)))), deadline]);
     clearTimeout(timer);
     return { timedOut: [...pending].map((r) => `${r.channel}:${r.accountId}`) };
-  }
-
-  /** Aborts the signal every outbound call received; call after in-flight deliveries finished. */
-  closeOutbound(): void {
-    for (const runner of this.runners) runner.closeOutbound();
   }
 }

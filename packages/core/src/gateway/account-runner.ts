@@ -3,6 +3,7 @@ import path from "node:path";
 import {
   AccountConfigError,
   type AccountContext,
+  type AccountSession,
   type AccountStatus,
   type ChannelPlugin,
   type InboundMessage,
@@ -11,6 +12,7 @@ import {
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
 import type { AccountCursor } from "./cursor-store.js";
 import { trackOutbound } from "./outbound-tracking.js";
+import { RECONNECT_WAIT_MS, sessionOutbound } from "./session-outbound.js";
 import type { AccountHandle, AccountStatusReport, GatewayLogger } from "./types.js";
 
 export interface AccountRunnerOptions {
@@ -19,7 +21,7 @@ export interface AccountRunnerOptions {
   plugin: ChannelPlugin<unknown>;
   /** The validated channel config merged for this account. */
   config: Record<string, unknown>;
-  /** The raw `channels.<id>` object handed to `plugin.resolveAccount`. */
+  /** The validated `channels.<id>` object handed to `plugin.resolveAccount`. */
   channelConfig: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
   stateDir: string;
@@ -49,22 +51,24 @@ function pluginLogger(prefix: string, log: GatewayLogger): PluginLogger {
 }
 
 /**
- * Runs one account: resolves its config, builds its outbound side, then keeps `plugin.start`
- * running until stopped, restarting it with exponential backoff when it rejects or returns
- * early. An `AccountConfigError` (from `resolveAccount` or `start`) marks the account `error`
- * and is not retried: the config must change first.
+ * Runs one account: resolves its config, then keeps a session connected (`plugin.connect`) until
+ * stopped, connecting again with exponential backoff when `connect` rejects or the session's
+ * `closed` settles early. An `AccountConfigError` (from `resolveAccount`, `connect` or `closed`)
+ * marks the account `error` and is not retried: the config must change first. Sends made while
+ * the account reconnects wait for the next session (see `sessionOutbound`).
  */
 export class AccountRunner {
   readonly channel: string;
   readonly accountId: string;
   readonly report: AccountStatusReport;
-  /** Set once the account resolved and its outbound side exists. */
+  /** Set once the account's first session connected. */
   handle: AccountHandle | undefined;
-  private readonly monitor = new AbortController();
-  private readonly outboundController = new AbortController();
+  private readonly controller = new AbortController();
   private readonly now: () => number;
   private readonly tag: string;
   private loop: Promise<void> = Promise.resolve();
+  private session: AccountSession | undefined;
+  private readonly waiters = new Set<(session: AccountSession) => void>();
 
   constructor(private readonly options: AccountRunnerOptions) {
     this.channel = options.channel;
@@ -90,17 +94,12 @@ export class AccountRunner {
     this.report.detail = detail;
   }
 
-  /** Aborts the monitor (`ctx.signal`); outbound calls keep working until `closeOutbound`. */
-  stopMonitor(): void {
-    this.monitor.abort(new Error("the gateway is stopping"));
+  /** Fires the account's signal: its session closes (call after deliveries in flight finished). */
+  stop(): void {
+    this.controller.abort(new Error("the gateway is stopping"));
   }
 
-  /** Aborts the signal outbound calls received (after the shutdown deadline). */
-  closeOutbound(): void {
-    this.outboundController.abort(new Error("the gateway stopped"));
-  }
-
-  /** Resolves when the account's loop has ended (after `stopMonitor`). */
+  /** Resolves when the account's loop has ended (after `stop`). */
   stopped(): Promise<void> {
     return this.loop;
   }
@@ -112,33 +111,63 @@ export class AccountRunner {
     this.options.log.error(`account ${this.tag} cannot run: ${message}`);
   }
 
-  private async run(): Promise<void> {
-    const options = this.options;
-    const plugin = options.plugin;
-    const signal = this.monitor.signal;
-    const log = pluginLogger(`[${this.tag}]`, options.log);
-    let account: unknown;
-    try {
-      account = plugin.resolveAccount(options.channelConfig, this.accountId, options.env);
-      const outbound = trackOutbound(
-        plugin.createOutbound(account, { accountId: this.accountId, log, signal: this.outboundController.signal }),
-        () => (this.report.lastOutboundAt = this.now()),
-      );
+  private readonly sessions = {
+    current: () => this.session,
+    next: (signal: AbortSignal) =>
+      new Promise<AccountSession>((resolve, reject) => {
+        const stopped = AbortSignal.any([signal, this.controller.signal]);
+        if (stopped.aborted) return reject(stopped.reason);
+        const done = (session: AccountSession) => {
+          stopped.removeEventListener("abort", abort);
+          resolve(session);
+        };
+        const abort = () => {
+          this.waiters.delete(done);
+          reject(stopped.reason);
+        };
+        this.waiters.add(done);
+        stopped.addEventListener("abort", abort, { once: true });
+      }),
+  };
+
+  private connected(session: AccountSession, log: PluginLogger, account: unknown): void {
+    this.session = session;
+    if (!this.handle) {
+      const plugin = this.options.plugin;
+      const base = plugin.config.capabilities;
       this.handle = {
         channel: this.channel,
         accountId: this.accountId,
         plugin,
         account,
-        config: options.config,
-        outbound,
+        config: this.options.config,
+        outbound: trackOutbound(sessionOutbound(session, this.sessions), () => (this.report.lastOutboundAt = this.now())),
+        capabilitiesFor: (chat) => ({ ...base, ...(this.session?.capabilitiesFor?.(chat) ?? {}) }),
         log,
-        signal: this.outboundController.signal,
+        signal: this.controller.signal,
       };
+    }
+    for (const wake of [...this.waiters]) wake(session);
+    this.waiters.clear();
+  }
+
+  private async run(): Promise<void> {
+    const options = this.options;
+    const plugin = options.plugin;
+    const signal = this.controller.signal;
+    const log = pluginLogger(`[${this.tag}]`, options.log);
+    let account: unknown;
+    try {
+      account = plugin.resolveAccount({
+        accountId: this.accountId,
+        config: options.config,
+        channel: options.channelConfig,
+        env: options.env,
+      });
     } catch (err) {
       this.setError(errorText(err));
       return;
     }
-    const handle = this.handle;
     const credentialsDir = path.join(options.stateDir, "credentials", this.channel, this.accountId);
     const report = this.report;
     const ctx: AccountContext<unknown> = {
@@ -147,7 +176,9 @@ export class AccountRunner {
       signal,
       receive: async (message) => {
         report.lastInboundAt = this.now();
-        await options.receive(message, handle);
+        // A session may receive before its connect() has returned: wait for it to be in place.
+        if (!this.handle) await this.sessions.next(AbortSignal.timeout(RECONNECT_WAIT_MS));
+        await options.receive(message, this.handle!);
       },
       status: (update) => this.applyStatus(update),
       log,
@@ -167,12 +198,16 @@ export class AccountRunner {
       else options.log.info(`account ${this.tag} restarted (restart #${report.restarts})`);
       let failure: unknown;
       try {
-        await plugin.start(ctx);
+        const session = await plugin.connect(ctx);
+        this.connected(session, log, account);
+        await session.closed;
         if (signal.aborted) break;
-        failure = new Error("start() returned before the account was asked to stop");
+        failure = new Error("the session closed before the account was asked to stop");
       } catch (err) {
         if (signal.aborted) break;
         failure = err;
+      } finally {
+        this.session = undefined;
       }
       if (failure instanceof AccountConfigError) {
         this.setError(errorText(failure));
@@ -193,7 +228,7 @@ export class AccountRunner {
   }
 
   private applyStatus(update: Partial<AccountStatus>): void {
-    if (this.monitor.signal.aborted && update.state !== "stopped") return;
+    if (this.controller.signal.aborted && update.state !== "stopped") return;
     const report = this.report;
     const wasConnected = report.state === "connected";
     if (update.state !== undefined) {

@@ -54,7 +54,7 @@ describe("AccountManager", () => {
     expect(channels[0].accounts[0]).toMatchObject({ state: "connected", restarts: 1 });
   });
 
-  it("treats start() returning before a stop as a crash, and backs off with growing delays", async () => {
+  it("treats a session that closes before a stop as a crash, and backs off with growing delays", async () => {
     const channel = makeFakeChannel(async (ctx, n) => {
       if (n < 4) return; // returns at once: not a clean stop
       await connectAndWait(ctx, n);
@@ -64,7 +64,7 @@ describe("AccountManager", () => {
     expect(account(h)!.restarts).toBe(3);
     const delays = h.logs.filter((l) => l.includes("crashed")).map((l) => l.replace(/.*restarting in /, ""));
     expect(delays).toEqual(["5 ms", "10 ms", "10 ms"]);
-    expect(account(h)!.lastError).toContain("returned before");
+    expect(account(h)!.lastError).toContain("closed before the account was asked to stop");
   });
 
   it("marks an account with a config error as error without stopping the others; disabled accounts are stopped", async () => {

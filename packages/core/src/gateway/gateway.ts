@@ -7,12 +7,11 @@ import { openStateDb, type StateDb } from "../state/index.js";
 import { AccountManager } from "./account-manager.js";
 import { ControlRuns } from "./control-runs.js";
 import { ControlServer } from "./control-server.js";
-import { DEFAULT_SHUTDOWN_TIMEOUT_MS, GATEWAY_EVENTS } from "./constants.js";
+import { ACCOUNT_CLOSE_GRACE_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, GATEWAY_EVENTS } from "./constants.js";
 import { CursorStore } from "./cursor-store.js";
 import { createStreamLogger } from "./log.js";
 import { createMethods } from "./methods.js";
 import { assertChannelPluginsPresent, discoverChannelPlugins } from "./plugin-source.js";
-import { defaultPipelineFactory } from "./pipeline-source.js";
 import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./protocol.js";
 import { bindHost, resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } from "./settings.js";
 import { loadStartupConfig, readRawConfig } from "./startup-config.js";
@@ -111,7 +110,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       log,
       ...(options.backoff ? { backoff: options.backoff } : {}),
     });
-    pipeline = await (options.pipelineFactory ?? defaultPipelineFactory)({
+    pipeline = await options.pipelineFactory({
       config,
       paths,
       env,
@@ -173,13 +172,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const remaining = () => Math.max(0, deadline - Date.now());
       log.info(`stopping: no new messages or runs; waiting up to ${Math.round(timeoutMs / 100) / 10} s for runs and deliveries in flight`);
       server.broadcast("shutdown", { reason: "stopping", deadlineMs: timeoutMs });
-      const monitors = accounts.stopMonitors(remaining());
       const drained = await queue.drain({ timeoutMs: remaining() });
       if (drained.timedOut) log.warn("stopping: runs still going at the deadline were aborted");
       await pipeline?.drain?.({ timeoutMs: remaining() });
-      const { timedOut } = await monitors;
+      // Sessions close last: until then they still send the replies that were in flight (and any
+      // message they receive meanwhile is refused unacknowledged, so the platform delivers it again).
+      const { timedOut } = await accounts.stopAll(Math.max(remaining(), ACCOUNT_CLOSE_GRACE_MS));
       if (timedOut.length > 0) log.warn(`stopping: account${timedOut.length === 1 ? "" : "s"} ${timedOut.join(", ")} did not stop in time`);
-      accounts.closeOutbound();
       await pipeline?.close?.();
       await unwind();
       log.info("gateway stopped");

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { UserError } from "../config/index.js";
 import { collectRun, connectAndWait, makeFakeChannel, prepareHarness, startHarness, until, type Harness } from "./__fixtures__/harness.js";
 import { GatewayClient, GatewayUnavailableError } from "./client.js";
-import { startGateway } from "./gateway.js";
+import { startGatewayProcess as startGateway } from "../app/index.js";
 
 let h: Harness | undefined;
 const extraCleanup: (() => Promise<void> | void)[] = [];

@@ -1,5 +1,5 @@
 import type { ChannelPlugin } from "@openclaw/plugin-sdk";
-import { BUILTIN_CHANNELS, UserError } from "../config/index.js";
+import { FIRST_PARTY_CHANNELS, UserError } from "../config/index.js";
 import { loadChannelPlugins, missingChannelPlugins, resolvePlugins } from "../plugins/index.js";
 import type { PluginDiscovery } from "./types.js";
 
@@ -51,7 +51,7 @@ export function assertChannelPluginsPresent(
   const missing = configuredChannelIds(config).filter((id) => !loaded.has(id));
   if (missing.length === 0) return;
   const lines = missing.map((id) => {
-    const pkg = BUILTIN_CHANNELS.find((def) => def.id === id)?.packageName;
+    const pkg = FIRST_PARTY_CHANNELS.find((def) => def.id === id)?.packageName;
     return `  - channels.${id} is configured but no plugin provides it; install it with \`openclaw plugins install ${pkg ?? "<package>"}\``;
   });
   throw new UserError(

@@ -1,4 +1,4 @@
-import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import {
   createConfigRegistry,
   loadConfig,

@@ -1,4 +1,12 @@
-import type { AccountStatus, ChannelOutbound, ChannelPlugin, InboundMessage, PluginLogger } from "@openclaw/plugin-sdk";
+import type {
+  AccountStatus,
+  ChannelCapabilities,
+  ChannelOutbound,
+  ChannelPlugin,
+  ChatRef,
+  InboundMessage,
+  PluginLogger,
+} from "@openclaw/plugin-sdk";
 import type { AgentRuntime } from "../agent/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
 import type { ModelCandidate, ModelProvider } from "../providers/index.js";
@@ -30,8 +38,13 @@ export interface AccountHandle {
    * the delivery planner read them.
    */
   config: Record<string, unknown>;
-  /** The account's sending side; every successful call stamps `lastOutboundAt`. */
+  /**
+   * The account's sending side: each call goes to the session connected at that moment (waiting
+   * for a reconnect, bounded); every successful call stamps `lastOutboundAt`.
+   */
   outbound: ChannelOutbound;
+  /** What the account can do in `chat`: the channel's capabilities narrowed by the session's `capabilitiesFor`. */
+  capabilitiesFor(chat: ChatRef): ChannelCapabilities;
   /** Prefixed with `[<channel>:<account>]`. */
   log: PluginLogger;
   /** Fires when the gateway has finished its shutdown deadline (stop retrying sends then). */
@@ -106,8 +119,11 @@ export interface GatewayOptions {
   discoverPlugins?: PluginDiscovery;
   /** The model provider factory handed to the AgentRuntime (tests); default: from `models.providers`. */
   createProvider?: (candidate: ModelCandidate) => ModelProvider;
-  /** Builds the inbound pipeline; default: the channels runtime's `createInboundPipeline`. */
-  pipelineFactory?: PipelineFactory;
+  /**
+   * Builds the inbound pipeline (access, routing, queue, delivery). Required: the composition root
+   * (`startGatewayProcess` in ../app, used by `openclaw gateway`) passes the channels runtime's.
+   */
+  pipelineFactory: PipelineFactory;
   /** Default: one line per event on stderr. */
   log?: GatewayLogger;
   /** Restart pacing of crashed accounts; default 1 s doubling to 60 s, reset after 5 min healthy. */

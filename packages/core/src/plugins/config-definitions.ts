@@ -1,20 +1,29 @@
-import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk";
-import { z } from "zod";
-import { BUILTIN_CHANNELS } from "../config/index.js";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
+import {
+  type ConfigRegistryWithPlugins,
+  createConfigRegistry,
+  FIRST_PARTY_CHANNELS,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+  type OpenClawPaths,
+  type UninstalledChannel,
+} from "../config/index.js";
 import { collectChannelConfigDefinitions } from "./load.js";
 import { missingChannelPlugins, type MissingChannelPlugin } from "./missing.js";
 import { resolvePlugins, type ResolvePluginsOptions } from "./resolve.js";
-import type { PluginProblem, PluginSet, ResolvedPlugin } from "./types.js";
+import type { PluginProblem, PluginSet } from "./types.js";
 
 /** What config validation and doctor need from the installed plugins. */
 export interface PluginConfigResult {
   set: PluginSet;
-  /**
-   * Config definitions of the active plugins (they replace built-in ones with the same id), plus
-   * a permissive stand-in for each channel of an installed but inactive plugin, so its config is
-   * reported as "plugin turned off" (see `missing`) rather than as an unknown channel.
-   */
+  /** Config definitions of the active plugins. */
   definitions: ChannelConfigDefinition[];
+  /**
+   * Channels of installed but inactive plugins, accepted as they are so their config is reported
+   * as "plugin turned off" (see `missing`) rather than as an unknown channel.
+   */
+  inactive: UninstalledChannel[];
   /** Broken manifests, incompatible SDK ranges, duplicate channels, failed `configEntry` imports. */
   errors: PluginProblem[];
   /** Unknown ids in `plugins.allow`/`deny`/`entries`, missing `plugins.load.paths` folders. */
@@ -32,39 +41,49 @@ export async function resolvePluginConfig(options: ResolvePluginsOptions): Promi
   const set = await resolvePlugins(options);
   const { definitions, problems } = await collectChannelConfigDefinitions(set.plugins);
   const all = [...set.problems, ...problems];
-  const covered = new Set([...BUILTIN_CHANNELS.map((d) => d.id), ...definitions.map((d) => d.id)]);
+  const covered = new Set([...FIRST_PARTY_CHANNELS.map((d) => d.id), ...definitions.map((d) => d.id)]);
+  const inactive: UninstalledChannel[] = [];
   for (const plugin of set.plugins.filter((p) => !p.active)) {
     for (const channel of plugin.manifest.channels) {
       if (covered.has(channel)) continue;
       covered.add(channel);
-      definitions.push(standIn(plugin, channel));
+      inactive.push({ id: channel, label: channel, packageName: plugin.packageName });
     }
   }
   return {
     set,
     definitions,
+    inactive,
     errors: all.filter((p) => p.level === "error"),
     warnings: all.filter((p) => p.level === "warning"),
     missing: missingChannelPlugins(options.config ?? {}, set),
   };
 }
 
-const standIns = new Map<string, ChannelConfigDefinition>();
+/**
+ * Builds the registry for a resolved config (after `$include` and `${VAR}`): core's schema plus
+ * the definitions of the installed, enabled, SDK-compatible plugins that the config's `plugins`
+ * section selects. Imports no plugin code when no plugin is installed; discovery is cached per
+ * process.
+ */
+export async function resolveConfigRegistry(
+  resolved: unknown,
+  paths: OpenClawPaths,
+  options: { cwd?: string } = {},
+): Promise<ConfigRegistryWithPlugins> {
+  const result = await resolvePluginConfig({ paths, config: resolved, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  return {
+    registry: createConfigRegistry(result.definitions, result.inactive),
+    problems: result.errors.map((p) => ({ kind: "invalid", path: "plugins", message: p.message })),
+    warnings: [...result.warnings.map((p) => p.message), ...result.missing.map((m) => m.message)],
+  };
+}
 
-/** Accepts any object at `channels.<channel>`: the real schema is checked once the plugin loads. */
-function standIn(plugin: ResolvedPlugin, channel: string): ChannelConfigDefinition {
-  const key = `${plugin.rootDir}\u0000${channel}`;
-  let def = standIns.get(key);
-  if (!def) {
-    def = {
-      id: channel,
-      label: channel,
-      packageName: plugin.packageName,
-      schema: z.record(z.string(), z.unknown()).describe(`Settings of ${channel}; checked when the plugin "${plugin.id}" loads.`),
-      migrations: [],
-      streamingDefaults: { previewMode: null, blockReplies: "explicit" },
-    };
-    standIns.set(key, def);
-  }
-  return def;
+/** `loadConfig` with the installed plugins' channel definitions (see `resolveConfigRegistry`). */
+export function loadConfigWithPlugins(
+  paths: OpenClawPaths,
+  options: Omit<LoadConfigOptions, "resolveRegistry" | "channels"> & { cwd?: string } = {},
+): Promise<LoadedConfig> {
+  const { cwd, ...rest } = options;
+  return loadConfig(paths, { ...rest, resolveRegistry: (resolved) => resolveConfigRegistry(resolved, paths, cwd ? { cwd } : {}) });
 }

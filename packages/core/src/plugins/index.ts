@@ -22,6 +22,6 @@ export {
   type PluginsInput,
 } from "./load.js";
 export { missingChannelPlugins, type MissingChannelPlugin } from "./missing.js";
-export { resolvePluginConfig, type PluginConfigResult } from "./config-definitions.js";
+export { resolvePluginConfig, resolveConfigRegistry, loadConfigWithPlugins, type PluginConfigResult } from "./config-definitions.js";
 export { installPlugin, linkHostSdk, hostSdkDir, type InstallPluginOptions, type InstallPluginResult } from "./install.js";
 export { setPluginEnabled, type SetPluginEnabledResult } from "./enable.js";

@@ -12,7 +12,7 @@ import type { DiscoveredPlugin } from "./types.js";
 
 export interface InstallPluginOptions {
   paths: OpenClawPaths;
-  /** A registry name (`@openclaw/telegram`, `pkg@1.2.3`), a tarball path, or a local folder. */
+  /** A registry name (`pkg`, `pkg@1.2.3`), a tarball path, or a local folder. */
   spec: string;
   /** Relative local specs resolve against this; default `process.cwd()`. */
   cwd?: string;

@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
-import type { ChannelConfigDefinition, ChannelPlugin } from "@openclaw/plugin-sdk";
+import type { ChannelPlugin } from "@openclaw/plugin-sdk";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import { UserError } from "../config/index.js";
 import { asChannelPlugin, asConfigDefinition, channelPluginIssues, configDefinitionIssues } from "./shape.js";
 import { resolvePlugins, type ResolvePluginsOptions } from "./resolve.js";

@@ -1,5 +1,5 @@
 import { PLUGIN_SDK_VERSION } from "@openclaw/plugin-sdk";
-import { BUILTIN_CHANNELS } from "../config/index.js";
+import { FIRST_PARTY_CHANNELS } from "../config/index.js";
 import type { PluginSet, ResolvedPlugin } from "./types.js";
 
 /** A configured channel that no loaded plugin provides. */
@@ -39,7 +39,7 @@ export function missingChannelPlugins(config: unknown, plugins: PluginSet | read
     if (isObject(value) && value.enabled === false) continue;
     const providers = list.filter((p) => p.manifest.channels.includes(channel));
     if (providers.some((p) => p.active)) continue;
-    const builtin = BUILTIN_CHANNELS.find((d) => d.id === channel);
+    const builtin = FIRST_PARTY_CHANNELS.find((d) => d.id === channel);
     const installed = providers[0];
     const packageName = installed?.packageName ?? builtin?.packageName;
     const where = `channels.${channel} is configured`;

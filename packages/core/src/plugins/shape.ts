@@ -1,6 +1,7 @@
 // Structural checks of what a plugin's modules export, so a wrong export is refused at load time
 // with the member named, instead of failing when a message arrives.
-import type { ChannelConfigDefinition, ChannelPlugin } from "@openclaw/plugin-sdk";
+import { type ChannelPlugin, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
@@ -34,7 +35,15 @@ export function configDefinitionIssues(value: unknown, channels: readonly string
   const out: string[] = [];
   checkMembers(
     value,
-    { id: "string", label: "string", packageName: "string", schema: "object", migrations: "array", streamingDefaults: "object" },
+    {
+      id: "string",
+      label: "string",
+      packageName: "string",
+      schema: "object",
+      migrations: "array",
+      capabilities: "object",
+      delivery: "object",
+    },
     prefix,
     out,
   );
@@ -44,37 +53,11 @@ export function configDefinitionIssues(value: unknown, channels: readonly string
   if (isObject(value.schema) && typeof value.schema.safeParse !== "function") out.push(`${prefix}schema must be a zod schema`);
   if (Array.isArray(value.migrations)) {
     value.migrations.forEach((rule, i) => {
-      if (!isObject(rule) || typeof rule.detect !== "function" || typeof rule.apply !== "function") {
-        out.push(`${prefix}migrations[${i}] must be a LegacyKeyRule (with detect and apply)`);
+      if (!isObject(rule) || (rule.kind !== "streaming-aliases" && rule.kind !== "key-move")) {
+        out.push(`${prefix}migrations[${i}] must be migration data ({ kind: "streaming-aliases" | "key-move", ... })`);
       }
     });
   }
-  return out;
-}
-
-/** What is wrong with a `ChannelPlugin` export (empty when nothing). */
-export function channelPluginIssues(value: unknown, channels: readonly string[]): string[] {
-  if (!isObject(value)) return ["the default export must be a ChannelPlugin object"];
-  const out: string[] = [];
-  checkMembers(
-    value,
-    {
-      id: "string",
-      meta: "object",
-      capabilities: "object",
-      config: "object",
-      listAccounts: "function",
-      resolveAccount: "function",
-      createOutbound: "function",
-      start: "function",
-    },
-    "",
-    out,
-  );
-  if (typeof value.id === "string" && !channels.includes(value.id)) {
-    out.push(`id "${value.id}" is not one of the manifest's channels (${channels.join(", ")})`);
-  }
-  if (isObject(value.meta)) checkMembers(value.meta, { label: "string", docsPath: "string", blurb: "string" }, "meta.", out);
   if (isObject(value.capabilities)) {
     checkMembers(
       value.capabilities,
@@ -88,10 +71,40 @@ export function channelPluginIssues(value: unknown, channels: readonly string[])
         typing: "boolean",
         textLimit: "positive integer",
       },
-      "capabilities.",
+      `${prefix}capabilities.`,
       out,
     );
   }
+  if (isObject(value.delivery)) {
+    checkMembers(value.delivery, { previewModes: "array", blockReplies: "string" }, `${prefix}delivery.`, out);
+    if (!(value.delivery.defaultMode === null || typeof value.delivery.defaultMode === "string")) {
+      out.push(`${prefix}delivery.defaultMode must be a string or null`);
+    }
+  }
+  return out;
+}
+
+/** What is wrong with a `ChannelPlugin` export (empty when nothing). */
+export function channelPluginIssues(value: unknown, channels: readonly string[]): string[] {
+  if (!isObject(value)) return ["the default export must be a ChannelPlugin object"];
+  const out: string[] = [];
+  if (value.specificationVersion !== SPECIFICATION_VERSION) {
+    const found =
+      value.specificationVersion === undefined ? "none (a plugin for contract version 1)" : JSON.stringify(value.specificationVersion);
+    out.push(
+      `specificationVersion must be ${SPECIFICATION_VERSION} (this OpenClaw implements channel contract version ${SPECIFICATION_VERSION}; the plugin declares ${found}); update the plugin`,
+    );
+  }
+  checkMembers(
+    value,
+    { id: "string", meta: "object", config: "object", listAccounts: "function", resolveAccount: "function", connect: "function" },
+    "",
+    out,
+  );
+  if (typeof value.id === "string" && !channels.includes(value.id)) {
+    out.push(`id "${value.id}" is not one of the manifest's channels (${channels.join(", ")})`);
+  }
+  if (isObject(value.meta)) checkMembers(value.meta, { label: "string", docsPath: "string", blurb: "string" }, "meta.", out);
   if (isObject(value.config)) {
     out.push(...configDefinitionIssues(value.config, channels, "config."));
     if (typeof value.config.id === "string" && value.config.id !== value.id)

@@ -95,7 +95,7 @@ export interface QueueMessage {
   agentId?: string;
   /** The session the message belongs to; one run at a time per session key (compared case-insensitively). */
   sessionKey: string;
-  /** Channel id for `byChannel` and `debounceMsByChannel`, e.g. "telegram". */
+  /** Channel id for `byChannel` and `debounceMsByChannel`, e.g. the key under `channels`. */
   channel?: string;
   text: string;
   /**

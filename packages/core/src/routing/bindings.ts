@@ -1,7 +1,8 @@
 // `bindings[]`: rules that send messages to agents, read from a raw or validated config, and the
 // tiered matching the router applies.
 import type { ChatKind } from "@openclaw/plugin-sdk";
-import { normalizeChatId, normalizeSenderId } from "../access/index.js";
+import type { ChannelIdRules } from "@openclaw/plugin-sdk/config";
+import { type ChannelIds, normalizeChatId, normalizeSenderId } from "../access/index.js";
 import { DM_SCOPES, GROUP_SCOPES, normalizeAgentId, type DmScope, type GroupScope } from "../sessions/index.js";
 
 /** Which tier of the binding order decided a route. */
@@ -38,16 +39,19 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 
 const CHAT_KINDS: readonly ChatKind[] = ["direct", "group", "channel"];
 
+/** The id rules of a channel by its id (the loaded plugins'); `undefined` means the defaults. */
+export type IdRulesLookup = (channel: string) => ChannelIdRules | undefined;
+
 /** Normalizes a peer id the way the channel spells that kind of id. */
-export function normalizePeerId(channel: string, kind: ChatKind, id: unknown): string {
-  return kind === "direct" ? normalizeSenderId(channel, id) : normalizeChatId(channel, id);
+export function normalizePeerId(ids: ChannelIds, kind: ChatKind, id: unknown): string {
+  return kind === "direct" ? normalizeSenderId(ids, id) : normalizeChatId(ids, id);
 }
 
 /**
  * The usable entries of `bindings[]`, in order. Entries that cannot route (no agent, no channel,
  * a `type` other than `"route"`, a malformed peer) are skipped; config validation reports them.
  */
-export function readBindings(config: unknown): RouteBinding[] {
+export function readBindings(config: unknown, rulesOf: IdRulesLookup = () => undefined): RouteBinding[] {
   const raw = asObject(config)?.bindings;
   if (!Array.isArray(raw)) return [];
   const out: RouteBinding[] = [];
@@ -64,7 +68,7 @@ export function readBindings(config: unknown): RouteBinding[] {
     if (match.peer !== undefined) {
       const peer = asObject(match.peer);
       const kind = peer?.kind as ChatKind;
-      const id = normalizePeerId(channel, kind, peer?.id);
+      const id = normalizePeerId({ channel, rules: rulesOf(channel) }, kind, peer?.id);
       if (!CHAT_KINDS.includes(kind) || id === "") return;
       binding.peer = { kind, id };
     }

@@ -6,6 +6,7 @@ export {
   readBindings,
   matchBinding,
   normalizePeerId,
+  type IdRulesLookup,
   type RouteBinding,
   type RouteMatch,
   type MessagePeers,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../tools/index.js";
-import { createMessageTool, parseMessageTarget, type MessageSendTarget } from "./index.js";
+import type { ChannelIdRules } from "@openclaw/plugin-sdk/config";
+import { createMessageTool, parseMessageTarget as parseTarget, type MessageSendTarget } from "./index.js";
 
 const config = {
   channels: {
@@ -19,11 +20,20 @@ const pairing = {
   isApproved: (channel: string, accountId: string, senderId: string) => approved.has(`${channel}/${accountId}/${senderId}`),
 };
 
+// Id rules as the channels' plugins declare them (the spelling of an id may tell its chat kind).
+const RULES: Record<string, ChannelIdRules> = {
+  telegram: { prefixes: ["tg"], chatKindOf: (id) => (id.startsWith("-") ? "group" : /^\d+$/.test(id) ? "direct" : undefined) },
+  matrix: { chatKindOf: (id) => (id.startsWith("@") ? "direct" : id.startsWith("!") || id.startsWith("#") ? "group" : undefined) },
+};
+const rulesOf = (channel: string) => RULES[channel];
+const parseMessageTarget: typeof parseTarget = (text, cfg, options = {}) => parseTarget(text, cfg, { rulesOf, ...options });
+
 function setup(overrides: { config?: unknown } = {}) {
   const sent: { target: MessageSendTarget; text: string }[] = [];
   const tool = createMessageTool({
     config: overrides.config ?? config,
     pairing,
+    rulesOf,
     send: async (target, text) => {
       sent.push({ target, text });
       return { messageIds: [`m${sent.length}`] };

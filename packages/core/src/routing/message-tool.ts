@@ -22,6 +22,8 @@ export interface MessageToolOptions {
   send(target: MessageSendTarget, text: string): Promise<{ messageIds: string[] }>;
   /** The account ids of a channel; see {@link ParseTargetOptions.listAccounts}. */
   listAccounts?: ParseTargetOptions["listAccounts"];
+  /** The id rules of each channel (the loaded plugins'). */
+  rulesOf?: ParseTargetOptions["rulesOf"];
 }
 
 const messageArgs = z.object({
@@ -29,7 +31,7 @@ const messageArgs = z.object({
     .string()
     .min(1)
     .describe(
-      'Where to send: "<channel>:<chat>" (the channel\'s default account) or "<channel>:<account>:<chat>", e.g. "telegram:123456789", "matrix:!room:example.org".',
+      'Where to send: "<channel>:<chat>" (the channel\'s default account) or "<channel>:<account>:<chat>", e.g. "<channel>:123456789" or "<channel>:!room:example.org" (use the chat ids the channel shows).',
     ),
   text: z.string().describe("The message text (Markdown); long texts are split by the channel."),
   kind: z
@@ -38,6 +40,15 @@ const messageArgs = z.object({
     .describe("The kind of chat, when its id does not tell (default: inferred from the id and the configured groups)."),
   threadId: z.string().optional().describe("A thread or forum topic inside the chat."),
 });
+
+/** The ids of the channels configured (and not switched off), for the tool's description. */
+function configuredChannels(config: unknown): string {
+  const channels = (config as { channels?: Record<string, unknown> } | undefined)?.channels ?? {};
+  const ids = Object.entries(channels)
+    .filter(([, v]) => v !== undefined && (v as { enabled?: unknown } | null)?.enabled !== false)
+    .map(([id]) => id);
+  return ids.length > 0 ? ids.join(", ") : "none configured";
+}
 
 /**
  * The `message` tool (policy group `group:messaging`). It resolves the target against the
@@ -50,7 +61,7 @@ export function createMessageTool(options: MessageToolOptions): AgentTool {
   return defineTool({
     name: "message",
     description:
-      "Send a message to a person or group on a configured channel (Telegram, Matrix, ...). Only chats the owner allowed can be reached. " +
+      `Send a message to a person or group on a configured channel (${configuredChannels(options.config)}). Only chats the owner allowed can be reached. ` +
       "Your reply to the current conversation is delivered automatically; use this tool only to reach another chat.",
     groups: ["group:messaging"],
     schema: messageArgs,
@@ -60,11 +71,16 @@ export function createMessageTool(options: MessageToolOptions): AgentTool {
         ...(args.kind ? { kind: args.kind } : {}),
         ...(args.threadId ? { threadId: args.threadId } : {}),
         ...(options.listAccounts ? { listAccounts: options.listAccounts } : {}),
+        ...(options.rulesOf ? { rulesOf: options.rulesOf } : {}),
       });
       if (!parsed.ok) throw new ToolError(`message: ${parsed.error}`);
       const { channel, accountId, chat } = parsed.target;
       const accountConfig = accountChannelConfig(options.config, channel, accountId) ?? {};
-      const access = checkOutboundAccess(chat, { channel, accountId, config: accountConfig }, options.pairing);
+      const access = checkOutboundAccess(
+        chat,
+        { channel, accountId, config: accountConfig, ids: options.rulesOf?.(channel) },
+        options.pairing,
+      );
       if (!access.ok) throw new ToolError(`message: refused: ${access.detail}`, { channel, accountId, chat });
       const { messageIds } = await options.send({ channel, accountId, chat }, args.text);
       const where = `${channel}:${accountId}:${chat.id}${chat.threadId ? ` (thread ${chat.threadId})` : ""}`;

@@ -1,6 +1,11 @@
 import type { InboundMessage } from "@openclaw/plugin-sdk";
+import type { ChannelIdRules } from "@openclaw/plugin-sdk/config";
 import { describe, expect, it } from "vitest";
-import { resolveRoute } from "./index.js";
+import { resolveRoute as resolveWithRules } from "./index.js";
+
+// Id rules as the channels' plugins declare them; core has none of its own.
+const RULES: Record<string, ChannelIdRules> = { telegram: { prefixes: ["tg"] } };
+const resolveRoute = (m: InboundMessage, config: unknown) => resolveWithRules(m, config, (channel) => RULES[channel]);
 
 function message(
   over: {
@@ -18,7 +23,13 @@ function message(
     channel: over.channel ?? "telegram",
     accountId: over.accountId ?? "default",
     messageId: "1",
-    chat: { kind, id: over.chatId ?? (kind === "direct" ? senderId : "-100"), ...(over.threadId ? { threadId: over.threadId } : {}) },
+    chat: {
+      kind,
+      id: over.chatId ?? (kind === "direct" ? senderId : "-100"),
+      ...(over.threadId ? { threadId: over.threadId } : {}),
+      // The Telegram plugin marks forum topics; other channels' threads are plain threads.
+      ...(over.threadId && kind === "group" && (over.channel ?? "telegram") === "telegram" ? { threadKind: "topic" as const } : {}),
+    },
     sender: { id: senderId },
     text: "hi",
     mentionsBot: true,

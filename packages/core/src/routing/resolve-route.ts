@@ -3,7 +3,15 @@ import type { InboundMessage } from "@openclaw/plugin-sdk";
 import { accountChannelConfig, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { resolveDefaultAgentId } from "../agents/index.js";
 import { buildSessionKey, resolveSessionConfig } from "../sessions/index.js";
-import { matchBinding, normalizePeerId, readBindings, type MessagePeers, type RouteBinding, type RouteMatch } from "./bindings.js";
+import {
+  type IdRulesLookup,
+  matchBinding,
+  normalizePeerId,
+  readBindings,
+  type MessagePeers,
+  type RouteBinding,
+  type RouteMatch,
+} from "./bindings.js";
 
 /** Where a message goes. */
 export interface ResolvedRoute {
@@ -18,22 +26,23 @@ export interface ResolvedRoute {
   peerId: string;
 }
 
-/** A Telegram forum topic: a thread in a group of the telegram channel. Its session key uses `:topic:<n>`. */
-function isTelegramTopic(message: InboundMessage): boolean {
-  return message.channel.trim().toLowerCase() === "telegram" && message.chat.kind === "group" && message.chat.threadId !== undefined;
+/** A forum topic (the plugin marks its thread `threadKind: "topic"`): its session key uses `:topic:<n>`. */
+function isTopic(message: InboundMessage): boolean {
+  return message.chat.kind === "group" && message.chat.threadId !== undefined && message.chat.threadKind === "topic";
 }
 
 /** The peers of a message as bindings see them. */
-export function messagePeers(message: InboundMessage): MessagePeers {
+export function messagePeers(message: InboundMessage, rulesOf: IdRulesLookup = () => undefined): MessagePeers {
   const { channel, accountId, chat } = message;
   const kind = chat.kind;
+  const ids = { channel, rules: rulesOf(channel) };
   if (kind === "direct") {
-    return { channel, accountId, kind, exact: normalizePeerId(channel, kind, message.sender.id) };
+    return { channel, accountId, kind, exact: normalizePeerId(ids, kind, message.sender.id) };
   }
-  const chatId = normalizePeerId(channel, kind, chat.id);
+  const chatId = normalizePeerId(ids, kind, chat.id);
   const thread = chat.threadId?.trim().toLowerCase();
   if (!thread) return { channel, accountId, kind, exact: chatId };
-  const exact = `${chatId}:${isTelegramTopic(message) ? "topic" : "thread"}:${thread}`;
+  const exact = `${chatId}:${isTopic(message) ? "topic" : "thread"}:${thread}`;
   return { channel, accountId, kind, exact, parent: chatId };
 }
 
@@ -46,16 +55,16 @@ export function messagePeers(message: InboundMessage): MessagePeers {
  *
  * The session key (`buildSessionKey`): DMs by `session.dmScope` (default `main`), groups and
  * channels by `session.groupScope` (default `per-group`); the matched binding's `session` block
- * overrides either. A thread adds `:thread:<id>`, a Telegram forum topic `:topic:<n>`.
+ * overrides either. A thread adds `:thread:<id>`, a forum topic (`threadKind: "topic"`) `:topic:<n>`.
  * `session.identityLinks` map DM peers to a canonical name; `session.mainKey` names the main session.
  */
-export function resolveRoute(message: InboundMessage, config: unknown): ResolvedRoute {
-  const peers = messagePeers(message);
-  const match = matchBinding(readBindings(config), peers);
+export function resolveRoute(message: InboundMessage, config: unknown, rulesOf: IdRulesLookup = () => undefined): ResolvedRoute {
+  const peers = messagePeers(message, rulesOf);
+  const match = matchBinding(readBindings(config, rulesOf), peers);
   const binding: RouteBinding | undefined = match?.binding;
   // A forum topic may name its agent (channels.<id>.groups.<chat>.topics.<topic|"*">.agentId); an
   // exact peer binding still wins over it.
-  const topicAgent = isTelegramTopic(message) && match?.matchedBy !== "peer" ? topicAgentId(message, config) : undefined;
+  const topicAgent = isTopic(message) && match?.matchedBy !== "peer" ? topicAgentId(message, config, rulesOf) : undefined;
   const agentId = topicAgent ?? binding?.agentId ?? resolveDefaultAgentId(config as Parameters<typeof resolveDefaultAgentId>[0]);
   const session = resolveSessionConfig(config);
   const { channel, accountId, chat } = message;
@@ -73,7 +82,7 @@ export function resolveRoute(message: InboundMessage, config: unknown): Resolved
       threadId: chat.threadId,
     });
   } else {
-    const topic = isTelegramTopic(message);
+    const topic = isTopic(message);
     sessionKey = buildSessionKey({
       kind: chat.kind,
       agentId,
@@ -94,9 +103,10 @@ export function resolveRoute(message: InboundMessage, config: unknown): Resolved
 }
 
 /** `agentId` of the topic's settings (merged like every group setting; see `resolveGroupSettings`). */
-function topicAgentId(message: InboundMessage, config: unknown): string | undefined {
+function topicAgentId(message: InboundMessage, config: unknown, rulesOf: IdRulesLookup): string | undefined {
   const channelConfig = accountChannelConfig(config, message.channel, message.accountId);
   if (!channelConfig) return undefined;
-  const access = resolveAccessConfig(message.channel, channelConfig);
-  return resolveGroupSettings(message.channel, access, message.chat.id, message.chat.threadId).agentId?.toLowerCase();
+  const ids = { channel: message.channel, rules: rulesOf(message.channel) };
+  const access = resolveAccessConfig(ids, channelConfig);
+  return resolveGroupSettings(ids, access, message.chat.id, message.chat.threadId).agentId?.toLowerCase();
 }

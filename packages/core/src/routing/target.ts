@@ -1,7 +1,8 @@
-// Outbound targets written as text (`telegram:work:123`, `matrix:!room:hs`), as the `message`
-// tool receives them, resolved against the configured channels and accounts.
+// Outbound targets written as text (`<channel>:<account>:<chat>`, `<channel>:<chat>`), as the
+// `message` tool receives them, resolved against the configured channels and accounts.
 import { listAccountIds, type ChatKind, type ChatRef } from "@openclaw/plugin-sdk";
-import { normalizeChatId } from "../access/index.js";
+import { type ChannelIds, normalizeChatId } from "../access/index.js";
+import type { IdRulesLookup } from "./bindings.js";
 
 /** A resolved outbound target. */
 export interface MessageTarget {
@@ -26,6 +27,8 @@ export interface ParseTargetOptions {
    * also knows whether the root credentials make a `default` account).
    */
   listAccounts?(channel: string, channelConfig: Record<string, unknown>): readonly string[];
+  /** The id rules of each channel (the loaded plugins'); they normalize the chat id and may tell its kind. */
+  rulesOf?: IdRulesLookup;
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
@@ -38,34 +41,17 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
  */
 const ACCOUNT_LIKE = /^[a-z][a-z0-9_-]{0,63}$/;
 
-/** Chat ids whose spelling tells the chat kind, per channel; `undefined` when it does not. */
-const CHAT_KIND_HINTS: Readonly<Record<string, (id: string) => ChatKind | undefined>> = {
-  telegram: (id) => (id.startsWith("-") ? "group" : /^\d+$/.test(id) ? "direct" : undefined),
-  whatsapp: (id) =>
-    id.endsWith("@g.us")
-      ? "group"
-      : id.endsWith("@newsletter")
-        ? "channel"
-        : /^\+?[\d\s()-]+$/.test(id) || id.endsWith("@s.whatsapp.net")
-          ? "direct"
-          : undefined,
-  matrix: (id) => (id.startsWith("@") ? "direct" : id.startsWith("!") || id.startsWith("#") ? "group" : undefined),
-  feishu: (id) => (id.startsWith("oc_") ? "group" : id.startsWith("ou_") || id.startsWith("on_") ? "direct" : undefined),
-};
-
 /**
- * The kind of a chat named only by its id: from the channel's id spelling (Telegram negative ids
- * are groups, WhatsApp `@g.us` JIDs are groups, Matrix `@user` is a DM and `!room` a group, Feishu
- * `oc_` is a group and `ou_` a user), else `group` when the id is a key of `groups`, else `direct`.
- * Either guess is checked against the access rules of that kind, so a wrong guess is refused,
- * never let through.
+ * The kind of a chat named only by its id: as the channel's id rules tell from its spelling
+ * (`chatKindOf`), else `group` when the id is a key of `groups`, else `direct`. Either guess is
+ * checked against the access rules of that kind, so a wrong guess is refused, never let through.
  */
-export function inferChatKind(channel: string, chatId: string, accountConfig: Record<string, unknown> | undefined): ChatKind {
-  const id = normalizeChatId(channel, chatId);
-  const hinted = CHAT_KIND_HINTS[channel]?.(id);
+export function inferChatKind(ids: ChannelIds, chatId: string, accountConfig: Record<string, unknown> | undefined): ChatKind {
+  const id = normalizeChatId(ids, chatId);
+  const hinted = ids.rules?.chatKindOf?.(id);
   if (hinted) return hinted;
   const groups = asObject(accountConfig?.groups) ?? {};
-  return Object.keys(groups).some((key) => key !== "*" && normalizeChatId(channel, key) === id) ? "group" : "direct";
+  return Object.keys(groups).some((key) => key !== "*" && normalizeChatId(ids, key) === id) ? "group" : "direct";
 }
 
 function defaultAccountOf(channel: string, channelConfig: Record<string, unknown>, accounts: readonly string[]): TargetResolution | string {
@@ -83,7 +69,7 @@ function defaultAccountOf(channel: string, channelConfig: Record<string, unknown
  * Resolves `"<channel>:<account>:<chat>"` or `"<channel>:<chat>"` (the channel's default account:
  * `defaultAccount`, else `default`, else its only account). The middle part is an account when it
  * names one of the channel's accounts; otherwise everything after the channel is the chat id, so
- * ids that contain colons (`matrix:!room:hs`, `matrix:@alice:hs`) need no escaping. A middle part
+ * ids that contain colons (`<channel>:!room:hs`, `<channel>:@alice:hs`) need no escaping. A middle part
  * that looks like an account id (a letter, then letters, digits, `-`, `_`) but names none is an
  * error. The channel must be configured and enabled, and so must the account.
  */
@@ -93,7 +79,7 @@ export function parseMessageTarget(text: string, config: unknown, options: Parse
   if (colon <= 0 || colon === trimmed.length - 1) {
     return {
       ok: false,
-      error: `target "${text}" must look like "<channel>:<chat>" or "<channel>:<account>:<chat>", e.g. "telegram:123456".`,
+      error: `target "${text}" must look like "<channel>:<chat>" or "<channel>:<account>:<chat>", e.g. "mychannel:123456".`,
     };
   }
   const channel = trimmed.slice(0, colon).toLowerCase();
@@ -139,7 +125,7 @@ export function parseMessageTarget(text: string, config: unknown, options: Parse
     };
   }
   const merged = { ...channelConfig, ...(accountConfig ?? {}) };
-  const kind = options.kind ?? inferChatKind(channel, chatId, merged);
+  const kind = options.kind ?? inferChatKind({ channel, rules: options.rulesOf?.(channel) }, chatId, merged);
   const threadId = options.threadId?.trim();
   return { ok: true, target: { channel, accountId, chat: { kind, id: chatId, ...(threadId ? { threadId } : {}) } } };
 }

@@ -1,6 +1,6 @@
 /**
  * `session.identityLinks`: canonical name -> the peer ids that are the same person, each either
- * raw (`"123"`) or channel-scoped (`"telegram:123"`, `"matrix:@u:hs"`).
+ * raw (`"123"`) or channel-scoped (`"<channel>:123"`, `"<channel>:@u:hs"`).
  */
 export type IdentityLinks = Record<string, readonly string[]>;
 

@@ -41,7 +41,7 @@ export type SessionKeyInput =
       id?: Id;
       /** Default `per-group`; `main` sends the group to the main session. */
       groupScope?: GroupScope;
-      /** Telegram forum topic number; adds `:topic:<n>`. */
+      /** Forum topic number (a thread with `threadKind: "topic"`); adds `:topic:<n>`. */
       topicId?: Id;
       threadId?: Id;
     } & AgentScoped)
@@ -109,7 +109,7 @@ function groupKey(input: Extract<SessionKeyInput, { kind: "group" | "channel" }>
  * | direct, `per-channel-peer` | `agent:<a>:<channel>:direct:<peer>` |
  * | direct, `per-account-channel-peer` | `agent:<a>:<channel>:<account>:direct:<peer>` |
  * | group / channel | `agent:<a>:<channel>:group\|channel:<id>` (groupScope `main`: the main key) |
- * | Telegram topic | `...:group:<chatId>:topic:<n>` |
+ * | forum topic | `...:group:<chatId>:topic:<n>` |
  * | any of the above with `threadId` | base key + `:thread:<threadId>` |
  * | subagent | `agent:<a>:subagent:<id>`; under a sub-agent `parentKey`: `<parentKey>:subagent:<id>` |
  * | acp | `agent:<a>:acp:<id>` |

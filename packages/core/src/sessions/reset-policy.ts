@@ -100,7 +100,7 @@ export function evaluateFreshness(entry: FreshnessInput, policy: ResetPolicy, no
 
 /**
  * Checks whether a message starts with a reset trigger (`session.resetTriggers`, default
- * `["/new", "/reset"]`), case-insensitively and ignoring a Telegram-style `@botname` suffix.
+ * `["/new", "/reset"]`), case-insensitively and ignoring a `@botname` suffix.
  * Returns the trigger and the rest of the message (which the caller may run in the new session),
  * or undefined.
  */

@@ -15,7 +15,8 @@ import {
   type LoopbackPlatform,
   type LoopbackPlatformOptions,
 } from "@openclaw/testkit";
-import { startGateway, type Gateway } from "../../src/gateway/index.js";
+import { startGatewayProcess as startGateway } from "../../src/app/index.js";
+import type { Gateway } from "../../src/gateway/index.js";
 
 /** The loopback plugin folder, for configs that a CLI process must validate too. */
 export const LOOPBACK_PLUGIN_DIR = fileURLToPath(new URL("../../../testkit/loopback-plugin/", import.meta.url));

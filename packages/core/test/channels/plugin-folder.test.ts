@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startFakeOpenAI, type LoopbackPlatform } from "@openclaw/testkit";
 import { describe, expect, it } from "vitest";
-import { startGateway } from "../../src/gateway/index.js";
+import { startGatewayProcess as startGateway } from "../../src/app/index.js";
 import { LOOPBACK_PLUGIN_DIR } from "./harness.js";
 
 describe("the loopback plugin folder", () => {

@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, createConfigRegistry, loadConfig, validateConfig } from "../../src/config/index.js";
+import { ConfigError, createConfigRegistry, validateConfig } from "../../src/config/index.js";
 import {
   loadChannelConfigDefinitions,
   loadChannelPlugins,
+  loadConfigWithPlugins as loadConfig,
   missingChannelPlugins,
   PluginLoadError,
   resolvePlugins,
@@ -28,9 +29,19 @@ describe("loading plugins", () => {
 
     const [plugin] = await loadChannelPlugins(set);
     expect(plugin!.id).toBe("fakechat");
-    expect(plugin!.capabilities.textLimit).toBe(1000);
+    expect(plugin!.config.capabilities.textLimit).toBe(1000);
     expect(plugin!.listAccounts({ accounts: { work: {} } }, {})).toEqual(["default", "work"]);
-    const outbound = plugin!.createOutbound({}, { accountId: "default", log: console as never, signal: new AbortController().signal });
+    const stop = new AbortController();
+    const outbound = await plugin!.connect({
+      accountId: "default",
+      account: {},
+      signal: stop.signal,
+      receive: async () => undefined,
+      status: () => undefined,
+      log: console as never,
+      credentialsDir: "/nonexistent",
+      cursor: { get: () => undefined, set: () => undefined },
+    });
     expect(
       await outbound.sendText({ chat: { kind: "direct", id: "1" } }, "hi", {
         signal: new AbortController().signal,
@@ -39,6 +50,8 @@ describe("loading plugins", () => {
         idempotencyKey: "k",
       }),
     ).toEqual({ messageId: "default-1" });
+    stop.abort();
+    await outbound.closed;
   });
 
   it("accepts the options to resolve with (as the gateway passes them)", async () => {
@@ -81,7 +94,7 @@ describe("loading plugins", () => {
     const dir = writePackage(path.join(sb.root, "bad"), { name: "openclaw-bad", plugin: pluginBlock("bad") });
     writeFileSync(
       path.join(dir, "index.js"),
-      'export default { id: "other", meta: { label: "Bad" }, capabilities: { chatTypes: [], edit: "yes" }, config: {}, start() {} };\n',
+      'export default { id: "other", meta: { label: "Bad" }, config: { capabilities: { chatTypes: [], edit: "yes" } }, start() {} };\n',
     );
     const err = (await loadChannelPlugins(await resolve({ plugins: { load: { paths: [dir] } } })).catch(
       (e: unknown) => e,
@@ -95,8 +108,10 @@ describe("loading plugins", () => {
       'id "other" is not one of the manifest\'s channels',
       "listAccounts must be a function (missing)",
       "meta.docsPath must be a string (missing)",
-      "capabilities.edit must be a boolean",
-      "capabilities.textLimit must be a positive integer (missing)",
+      "config.capabilities.edit must be a boolean",
+      "config.capabilities.textLimit must be a positive integer (missing)",
+      "specificationVersion must be 2",
+      "connect must be a function (missing)",
       "config.schema must be an object (missing)",
     ]) {
       expect(text).toContain(bit);

@@ -8,7 +8,8 @@ import telegramPlugin from "@openclaw/telegram";
 import { startFakeOpenAI, startFakeTelegram, type FakeModelServer, type FakeTelegram } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPairingStore } from "../../src/access/index.js";
-import { startGateway, silentLogger, type Gateway } from "../../src/gateway/index.js";
+import { startGatewayProcess as startGateway } from "../../src/app/index.js";
+import { silentLogger, type Gateway } from "../../src/gateway/index.js";
 import { openStateDb } from "../../src/state/index.js";
 
 let home: string;

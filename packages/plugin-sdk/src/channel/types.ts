@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { ChannelConfigDefinition } from "../config/channel-definition.js";
 
 /** The kinds of conversation a platform has. */
@@ -10,6 +11,11 @@ export interface ChatRef {
   id: string;
   /** A thread, forum topic or reply chain inside the chat. */
   threadId?: string;
+  /**
+   * What the thread is, for its session key: `"thread"` (default) adds `:thread:<id>`, `"topic"`
+   * (a forum topic, which may name its own agent in `groups.<chat>.topics`) adds `:topic:<id>`.
+   */
+  threadKind?: "thread" | "topic";
 }
 
 /** Who sent an inbound message. */
@@ -166,17 +172,22 @@ export interface PluginLogger {
   error(message: string, data?: Record<string, unknown>): void;
 }
 
-/** Everything `start` gets for one account. */
+/** Everything `connect` gets for one account. */
 export interface AccountContext<Account> {
   accountId: string;
   /** The account's effective config, from `resolveAccount`. */
   account: Account;
-  /** Fires when the account must stop (gateway shutdown, config change, disable). */
+  /**
+   * Fires when the account must stop (gateway shutdown, the account disabled). The session then
+   * closes its connections and settles `closed`.
+   */
   signal: AbortSignal;
   /**
-   * Hands an inbound message to core. Resolves once core has recorded it (before the agent
-   * answers), so a plugin may acknowledge the platform after awaiting it. Never throws for a
-   * message core rejects (access policy); it logs and drops it.
+   * Hands an inbound message to core. Resolves once core has written it to its inbox on disk
+   * (before the agent answers), so the plugin may acknowledge the platform (advance an offset,
+   * a sync token, an ack) after awaiting it, and not before. Never throws for a message core
+   * refuses (access policy); it logs and drops it. Rejects only when core cannot record it (the
+   * gateway is stopping): do not acknowledge then; the platform will deliver it again.
    */
   receive(message: InboundMessage): Promise<void>;
   /** Reports connection state for `openclaw channels status`. */
@@ -186,6 +197,22 @@ export interface AccountContext<Account> {
   credentialsDir: string;
   /** A small key-value store in the gateway's state database (update offsets, cursors). */
   cursor: { get(key: string): string | undefined; set(key: string, value: string): void };
+}
+
+/**
+ * One connected account: the one object that both sends (the `ChannelOutbound` methods) and
+ * receives (it calls `ctx.receive` for each inbound message) over one platform connection (one
+ * bot client, one Matrix client with its crypto store, one socket across reconnects).
+ */
+export interface AccountSession extends ChannelOutbound {
+  /**
+   * Settles when the session has stopped: resolves after `ctx.signal` fired and the connection is
+   * closed; rejects when the connection failed for good (core then connects again with backoff,
+   * unless the error is an `AccountConfigError`, which needs the config to change first).
+   */
+  readonly closed: Promise<void>;
+  /** What this account can do in one chat, when it differs from the channel's capabilities (QQ C2C vs group). */
+  capabilitiesFor?(chat: ChatRef): Partial<ChannelCapabilities>;
 }
 
 /** Per-channel defaults a plugin supplies. */
@@ -198,33 +225,52 @@ export interface ChannelMeta {
   blurb: string;
 }
 
+/** The contract version this SDK describes; a plugin names the one it implements. */
+export const SPECIFICATION_VERSION = 2;
+
+/** The validated config of one account: the channel's schema output without `accounts`/`defaultAccount`. */
+export type AccountConfigOf<S extends z.ZodType> = Omit<z.output<S>, "accounts" | "defaultAccount">;
+
+/** What `resolveAccount` receives. */
+export interface ResolveAccountInput<S extends z.ZodType> {
+  accountId: string;
+  /**
+   * The account's config, validated against the plugin's schema and merged (the channel root
+   * overlaid by `accounts.<id>`, the account winning key by key, `streaming` merged deeply).
+   */
+  config: AccountConfigOf<S>;
+  /** The whole validated `channels.<id>` object, for rules that must tell root keys from account keys (credentials). */
+  channel: z.output<S>;
+  env: NodeJS.ProcessEnv;
+}
+
 /**
- * A channel plugin: a small required part and optional powers.
+ * A channel plugin (contract version 2): a small required part and optional powers.
  *
- * Core calls, in order: `config` (validation and doctor, before anything runs),
- * `listAccounts` and `resolveAccount` (per enabled account), `createOutbound` (once per account),
- * then `start` (long-running; restarted with backoff when it rejects).
+ * Everything core must know before any plugin code runs (schema, doctor rules, capabilities,
+ * delivery policy, id rules) is in `config`, the light config entry. Core calls, in order:
+ * `listAccounts` (which accounts exist), `resolveAccount` (per enabled account, with its validated
+ * config), then `connect` (the session; connected again with backoff when `closed` rejects).
  */
-export interface ChannelPlugin<Account = unknown> {
-  /** The key under `channels` and in bindings, e.g. `"telegram"`. */
+export interface ChannelPlugin<Account = unknown, S extends z.ZodType = z.ZodType> {
+  /** The contract version the plugin implements (`SPECIFICATION_VERSION`). */
+  specificationVersion: typeof SPECIFICATION_VERSION;
+  /** The key under `channels` and in bindings; equal to `config.id`. */
   id: string;
   meta: ChannelMeta;
-  capabilities: ChannelCapabilities;
-  /** Schema, doctor rules and streaming defaults of `channels.<id>`. */
-  config: ChannelConfigDefinition;
+  /** The light config entry: schema, doctor rules, capabilities, delivery policy, id rules. */
+  config: ChannelConfigDefinition<S>;
   /** Account ids configured under `channels.<id>` (`"default"` for the root when it has credentials). */
   listAccounts(channelConfig: Record<string, unknown>, env: NodeJS.ProcessEnv): string[];
   /**
-   * The effective config of one account: the channel root merged with `accounts.<id>` (the
-   * account wins key by key; `streaming` merges deeply). Throw `AccountConfigError` naming the key
-   * and the fix when the account cannot run (e.g. no token).
+   * The runtime settings of one account from its validated config. Throw `AccountConfigError`
+   * naming the key and the fix when the account cannot run (e.g. no token).
    */
-  resolveAccount(channelConfig: Record<string, unknown>, accountId: string, env: NodeJS.ProcessEnv): Account;
-  /** Builds the sending side of an account; called once per account before `start`. */
-  createOutbound(account: Account, ctx: { accountId: string; log: PluginLogger; signal: AbortSignal }): ChannelOutbound;
+  resolveAccount(input: ResolveAccountInput<S>): Account;
   /**
-   * Connects one account and receives messages until `ctx.signal` fires, then resolves.
-   * Rejecting means the account crashed; core restarts it with backoff.
+   * Connects one account and returns its session once it can send (receiving may go on in the
+   * background). Reject with `AccountConfigError` when the platform refuses the credentials;
+   * with any other error when it cannot be reached (core retries with backoff).
    */
-  start(ctx: AccountContext<Account>): Promise<void>;
+  connect(ctx: AccountContext<Account>): Promise<AccountSession>;
 }

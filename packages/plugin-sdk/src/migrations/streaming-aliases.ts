@@ -26,8 +26,8 @@ export interface FlatKeyMove {
   key: string;
   /** Its path under the same object, e.g. `["streaming", "chunkMode"]`. */
   to: readonly string[];
-  /** Returns an error text when the legacy value cannot be moved as is. */
-  check?: (value: unknown) => string | undefined;
+  /** What the legacy value must be to move as is; otherwise doctor reports it and leaves it. */
+  expect?: ValueExpectation;
 }
 
 /** A key inside `streaming` that moved to another name (e.g. qqbot `c2cStreamApi` -> `nativeTransport`). */
@@ -36,29 +36,42 @@ export interface NestedRename {
   from: string;
   /** The new key inside `streaming`. */
   to: string;
-  /** Returns an error text when the value cannot be moved as is. */
-  check?: (value: unknown) => string | undefined;
+  /** What the value must be to move as is; otherwise doctor reports it and leaves it. */
+  expect?: ValueExpectation;
 }
 
-const isBoolean = (v: unknown) => (typeof v === "boolean" ? undefined : "expected true or false");
-const isObjectValue = (v: unknown) => (isPlainObject(v) ? undefined : "expected an object");
-const isChunkMode = (v: unknown) => (v === "length" || v === "newline" ? undefined : 'expected "length" or "newline"');
+/** What a legacy value must look like to be moved: a boolean, an object, or a chunk mode. */
+export type ValueExpectation = "boolean" | "object" | "chunkMode";
+
+/** The error text when `value` does not meet `expect`; undefined when it does (or nothing is expected). */
+export function expectationError(expect: ValueExpectation | undefined, value: unknown): string | undefined {
+  switch (expect) {
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "expected true or false";
+    case "object":
+      return isPlainObject(value) ? undefined : "expected an object";
+    case "chunkMode":
+      return value === "length" || value === "newline" ? undefined : 'expected "length" or "newline"';
+    default:
+      return undefined;
+  }
+}
 
 /** The flat keys every channel with block replies retired. */
 export const STANDARD_FLAT_KEYS: readonly FlatKeyMove[] = [
-  { key: "chunkMode", to: ["chunkMode"], check: isChunkMode },
-  { key: "blockStreaming", to: ["block", "enabled"], check: isBoolean },
-  { key: "blockStreamingCoalesce", to: ["block", "coalesce"], check: isObjectValue },
+  { key: "chunkMode", to: ["chunkMode"], expect: "chunkMode" },
+  { key: "blockStreaming", to: ["block", "enabled"], expect: "boolean" },
+  { key: "blockStreamingCoalesce", to: ["block", "coalesce"], expect: "object" },
 ];
 
 /** Telegram's `draftChunk` -> `streaming.preview.chunk`. */
-export const DRAFT_CHUNK_KEY: FlatKeyMove = { key: "draftChunk", to: ["preview", "chunk"], check: isObjectValue };
+export const DRAFT_CHUNK_KEY: FlatKeyMove = { key: "draftChunk", to: ["preview", "chunk"], expect: "object" };
 
 const own = (o: ConfigObject, k: string) => Object.hasOwn(o, k);
 const show = (v: unknown) => JSON.stringify(v);
 
 /** The entries a channel rule visits: the channel root, then each account. */
-function channelEntries(config: ConfigObject, channelId: string): { path: string[]; entry: ConfigObject }[] {
+export function channelEntries(config: ConfigObject, channelId: string): { path: string[]; entry: ConfigObject }[] {
   const channels = config.channels;
   if (!isPlainObject(channels)) return [];
   const root = channels[channelId];
@@ -212,7 +225,7 @@ function migrateEntry(entry: ConfigObject, path: string[], spec: StreamingAliasS
       changes.push(`${p(move.key)} removed (${p("streaming", ...move.to)} is already set)`);
       continue;
     }
-    const error = move.check?.(value);
+    const error = expectationError(move.expect, value);
     if (error) {
       problems.push(
         `${p(move.key)} has the invalid value ${show(value)} (${error}); set ${p("streaming", ...move.to)} yourself and remove ${p(move.key)}.`,
@@ -244,7 +257,7 @@ function migrateEntry(entry: ConfigObject, path: string[], spec: StreamingAliasS
         changes.push(`${p("streaming", r.from)} removed (${p("streaming", r.to)} is already set)`);
         continue;
       }
-      const error = r.check?.(nested[r.from]);
+      const error = expectationError(r.expect, nested[r.from]);
       if (error) {
         problems.push(
           `${p("streaming", r.from)} has the invalid value ${show(nested[r.from])} (${error}); set ${p("streaming", r.to)} yourself.`,

@@ -1,5 +1,6 @@
 // Conformance cases: the plugin's shape and declarations, and inbound order.
 import assert from "node:assert/strict";
+import { mergeAccountConfig, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
 import type { ConformanceCase } from "./define.js";
 
 const KINDS = ["direct", "group", "channel"];
@@ -10,6 +11,7 @@ export const contractShape: ConformanceCase = {
   async run(s) {
     const { plugin } = s;
     const env = s.harness.env ?? process.env;
+    assert.equal(plugin.specificationVersion, SPECIFICATION_VERSION, `specificationVersion is ${SPECIFICATION_VERSION}`);
     assert.match(plugin.id, /^[a-z0-9][a-z0-9_-]{0,63}$/, "the id is a lowercase channel id");
     for (const key of ["label", "docsPath", "blurb"] as const) assert.equal(typeof plugin.meta[key], "string", `meta.${key} is a string`);
     assert.equal(plugin.config.id, plugin.id, "config.id is the plugin id");
@@ -19,13 +21,25 @@ export const contractShape: ConformanceCase = {
       parsed.success,
       `the harness's channels.${plugin.id} config passes the plugin's own schema: ${parsed.success ? "" : parsed.error.message}`,
     );
+    const delivery = plugin.config.delivery;
+    assert.ok(["inherit", "explicit", "unless-off"].includes(delivery.blockReplies), "delivery.blockReplies is valid");
     assert.ok(
-      ["inherit", "explicit", "unless-off"].includes(plugin.config.streamingDefaults.blockReplies),
-      "streamingDefaults.blockReplies is valid",
+      delivery.defaultMode === null || delivery.defaultMode === "off" || delivery.previewModes.includes(delivery.defaultMode),
+      "delivery.defaultMode is null, off, or one of delivery.previewModes",
     );
+    if (delivery.nativeStream !== undefined) {
+      assert.ok(plugin.config.capabilities.nativeStream !== undefined, "a delivery.nativeStream policy needs capabilities.nativeStream");
+    }
+    assert.doesNotThrow(() => JSON.stringify(plugin.config.migrations), "config.migrations is plain data");
+    for (const m of plugin.config.migrations) {
+      assert.ok(
+        m.kind === "streaming-aliases" || m.kind === "key-move",
+        `migration kind ${String((m as { kind?: unknown }).kind)} is known`,
+      );
+    }
     assert.ok(plugin.listAccounts(s.harness.accountConfig, env).includes(s.accountId), "listAccounts lists the account");
 
-    const caps = plugin.capabilities;
+    const caps = plugin.config.capabilities;
     assert.ok(caps.chatTypes.length > 0 && caps.chatTypes.every((k) => KINDS.includes(k)), "capabilities.chatTypes lists chat kinds");
     assert.ok(Number.isInteger(caps.textLimit) && caps.textLimit > 0, "capabilities.textLimit is a positive integer");
     if (caps.editLimit !== undefined) assert.ok(caps.editLimit > 0, "capabilities.editLimit is positive");
@@ -44,7 +58,13 @@ export const contractShape: ConformanceCase = {
     if (broken !== undefined) {
       let error: unknown;
       try {
-        plugin.resolveAccount(broken, s.accountId, env);
+        const parsed = plugin.config.schema.safeParse(broken);
+        assert.ok(
+          parsed.success,
+          `brokenAccountConfig passes the schema (it must fail in resolveAccount): ${parsed.success ? "" : parsed.error.message}`,
+        );
+        const channel = parsed.data as Record<string, unknown>;
+        plugin.resolveAccount({ accountId: s.accountId, config: mergeAccountConfig(channel, s.accountId), channel, env });
       } catch (e) {
         error = e;
       }

@@ -17,10 +17,10 @@ runChannelConformance({
   createHarness: () => {
     const harness = loopbackConformanceHarness({ accountConfig: { name: "Conformance bot" } });
     const resolve = harness.plugin.resolveAccount.bind(harness.plugin);
-    harness.plugin.resolveAccount = (cfg, id, env) => {
-      if (typeof cfg.name !== "string")
+    harness.plugin.resolveAccount = (input) => {
+      if (typeof (input.config as { name?: unknown }).name !== "string")
         throw new AccountConfigError("channels.loopback.name is not set; give the bot a name", "channels.loopback.name");
-      return resolve(cfg, id, env);
+      return resolve(input);
     };
     return { ...harness, brokenAccountConfig: {} };
   },
@@ -62,9 +62,9 @@ async function failureOf(
 describe("the conformance suite catches broken channels", () => {
   it("a plugin that reports a 429 as an ordinary error", async () => {
     const error = await failureOf("rate-limit-honoured", (plugin) => {
-      const create = plugin.createOutbound.bind(plugin);
-      plugin.createOutbound = (account, ctx) => {
-        const outbound = create(account, ctx);
+      const connect = plugin.connect.bind(plugin);
+      plugin.connect = async (ctx) => {
+        const outbound = await connect(ctx);
         const wrap =
           <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
           async (...args: A): Promise<R> => {
@@ -84,14 +84,14 @@ describe("the conformance suite catches broken channels", () => {
   it("a plugin that hands malformed messages to receive", async () => {
     const error = await failureOf("bad-inbound-rejected", (plugin, harness) => {
       // Forwards whatever the platform pushes, unvalidated.
-      plugin.start = async (ctx) => {
+      const connect = plugin.connect.bind(plugin);
+      plugin.connect = async (ctx) => {
+        const session = await connect({ ...ctx, receive: async () => undefined });
         const disconnect = harness.loopback.bot(ctx.accountId).connect(async (payload) => {
           const parsed = parseUpdate(payload, plugin.id, ctx.accountId);
           await ctx.receive(parsed.kind === "message" ? parsed.message : (payload as InboundMessage));
         });
-        ctx.status({ state: "connected" });
-        await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
-        disconnect();
+        return { ...session, closed: session.closed.then(() => disconnect()) };
       };
     });
     expect(error.message).toMatch(/well-formed|messageId/);
@@ -99,15 +99,18 @@ describe("the conformance suite catches broken channels", () => {
 
   it("a plugin that declares edits it cannot make", async () => {
     const error = await failureOf("contract-shape", (plugin) => {
-      const create = plugin.createOutbound.bind(plugin);
-      plugin.createOutbound = (account, ctx) => ({ sendText: create(account, ctx).sendText });
+      const connect = plugin.connect.bind(plugin);
+      plugin.connect = async (ctx) => {
+        const session = await connect(ctx);
+        return { sendText: session.sendText, closed: session.closed };
+      };
     });
     expect(error.message).toContain("capabilities.edit is true exactly when the outbound has editText");
   });
 
   it("a plugin whose sends ignore the text limit", async () => {
     const error = await failureOf("long-reply-chunked", (plugin) => {
-      plugin.capabilities = { ...plugin.capabilities, textLimit: 100_000 };
+      plugin.config = { ...plugin.config, capabilities: { ...plugin.config.capabilities, textLimit: 100_000 } };
     });
     expect(error.message).toMatch(/too long|limit|at least 3/);
   });

@@ -4,8 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
+  mergeAccountConfig,
   sendBudgetFor,
   type AccountContext,
+  type AccountSession,
   type AccountStatus,
   type ChannelCapabilities,
   type ChannelOutbound,
@@ -72,7 +74,7 @@ export interface ConformanceSession {
   /** The number of outbound calls so far (a `seq` watermark). */
   seq(): number;
   view(chatId: string): Promise<ConformanceChatView>;
-  /** Stops the account (abort), checks that `start` resolved, then closes the platform. */
+  /** Stops the account (abort), checks that the session's `closed` resolved, then closes the platform. */
   stop(): Promise<void>;
 }
 
@@ -84,7 +86,14 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
   const env = harness.env ?? process.env;
   const accountId = harness.accountId ?? plugin.listAccounts(accountConfig, env)[0];
   if (accountId === undefined) throw new Error(`conformance: ${plugin.id}.listAccounts returned no account for the harness config`);
-  const account = plugin.resolveAccount(accountConfig, accountId, env);
+  // As core does: validate the channel config with the plugin's own schema, then merge the account.
+  const parsed = plugin.config.schema.safeParse(accountConfig);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `channels.${plugin.id}.${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`conformance (${plugin.id}): the harness config does not validate against the plugin's schema: ${issues}`);
+  }
+  const channel = parsed.data as Record<string, unknown>;
+  const account = plugin.resolveAccount({ accountId, config: mergeAccountConfig(channel, accountId), channel, env });
 
   const calls: OutboundCallRecord[] = [];
   const received: InboundMessage[] = [];
@@ -119,8 +128,6 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
     error: (message) => logs.push({ level: "error", message }),
   };
   const stopController = new AbortController();
-  const outboundController = new AbortController();
-  const outbound = recordingOutbound(plugin.createOutbound(account, { accountId, log, signal: outboundController.signal }), calls, notify);
   const credentialsDir = mkdtempSync(path.join(tmpdir(), `openclaw-conformance-${plugin.id}-`));
   const cursors = new Map<string, string>();
   const ctx: AccountContext<unknown> = {
@@ -142,40 +149,48 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
     cursor: { get: (key) => cursors.get(key), set: (key, value) => void cursors.set(key, value) },
   };
   let settled: { ok: true } | { ok: false; error: unknown } | undefined;
+  let connected: AccountSession | undefined;
   const started = Promise.resolve()
-    .then(() => plugin.start(ctx))
+    .then(async () => {
+      connected = await plugin.connect(ctx);
+      notify();
+      await connected.closed;
+    })
     .then(
       () => {
         settled = { ok: true };
-        if (!stopController.signal.aborted) problems.push("start() resolved before the account was asked to stop");
+        if (!stopController.signal.aborted) problems.push("the session closed before the account was asked to stop");
         notify();
       },
       (error: unknown) => {
         settled = { ok: false, error };
-        problems.push(`start() rejected: ${error instanceof Error ? error.message : String(error)}`);
+        problems.push(
+          `${connected ? "the session's closed" : "connect()"} rejected: ${error instanceof Error ? error.message : String(error)}`,
+        );
         notify();
       },
     );
 
   const cleanup = async (): Promise<void> => {
     stopController.abort(new Error("conformance run finished"));
-    outboundController.abort(new Error("conformance run finished"));
     await harness.platform.close();
     rmSync(credentialsDir, { recursive: true, force: true });
   };
+  let outbound: ChannelOutbound;
   try {
     await waitUntil(
-      () => (status.state === "connected" ? true : settled !== undefined ? true : undefined),
-      'the account to report status "connected"',
+      () => ((status.state === "connected" && connected) || settled !== undefined ? true : undefined),
+      'connect() to return a session and the account to report status "connected"',
     );
-    if (settled !== undefined)
-      throw new Error(`conformance (${plugin.id}): start() ended before the account connected: ${problems.join("; ")}`);
+    if (settled !== undefined || !connected)
+      throw new Error(`conformance (${plugin.id}): the account stopped before it connected: ${problems.join("; ")}`);
+    outbound = recordingOutbound(connected, calls, notify);
   } catch (error) {
     await cleanup();
     throw error;
   }
 
-  const caps = plugin.capabilities;
+  const caps = plugin.config.capabilities;
   const configured = Number(accountConfig.textChunkLimit);
   const textLimit = Number.isFinite(configured) && configured > 0 ? Math.min(configured, caps.textLimit) : caps.textLimit;
   let users = 0;
@@ -224,12 +239,13 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
         started.then(() => true),
         new Promise<false>((r) => setTimeout(() => r(false), timeoutMs).unref()),
       ]);
-      outboundController.abort(new Error("conformance run finished"));
       await harness.platform.close();
       rmSync(credentialsDir, { recursive: true, force: true });
-      if (!ended) throw new Error(`conformance (${plugin.id}): start() did not resolve within ${timeoutMs} ms after its signal fired`);
+      if (!ended) throw new Error(`conformance (${plugin.id}): the session did not close within ${timeoutMs} ms after its signal fired`);
       if (settled?.ok === false)
-        throw new Error(`conformance (${plugin.id}): start() rejected: ${String((settled.error as Error)?.message ?? settled.error)}`);
+        throw new Error(
+          `conformance (${plugin.id}): the session's closed rejected: ${String((settled.error as Error)?.message ?? settled.error)}`,
+        );
     },
   };
   return session;

@@ -1,5 +1,6 @@
 // Raw platform updates -> normalized InboundMessage, rejecting anything malformed with a reason.
-import { z, type InboundMessage } from "@openclaw/plugin-sdk";
+import type { InboundMessage } from "@openclaw/plugin-sdk";
+import { z } from "zod";
 
 const nonEmpty = z.string().min(1);
 

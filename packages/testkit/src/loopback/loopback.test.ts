@@ -1,4 +1,5 @@
-import { PermanentSendError, RateLimitedError, type AccountContext, type InboundMessage } from "@openclaw/plugin-sdk";
+import { mergeAccountConfig, PermanentSendError, RateLimitedError, type AccountContext, type InboundMessage } from "@openclaw/plugin-sdk";
+import { createTestAccountContext } from "@openclaw/plugin-sdk/testing";
 import { describe, expect, it } from "vitest";
 import { createLoopbackPlatform } from "./platform.js";
 import { createLoopbackPlugin, type LoopbackAccount } from "./plugin.js";
@@ -112,7 +113,8 @@ describe("loopback plugin", () => {
     const received: InboundMessage[] = [];
     const warnings: string[] = [];
     const stop = new AbortController();
-    const account = plugin.resolveAccount({ accounts: { work: { dmPolicy: "open" } } }, "work", {});
+    const channel = { accounts: { work: { dmPolicy: "open" } } };
+    const account = plugin.resolveAccount({ accountId: "work", config: mergeAccountConfig(channel, "work"), channel, env: {} });
     const ctx: AccountContext<LoopbackAccount> = {
       accountId: "work",
       account,
@@ -123,8 +125,9 @@ describe("loopback plugin", () => {
       credentialsDir: "/nonexistent",
       cursor: { get: () => undefined, set: () => undefined },
     };
-    const started = plugin.start(ctx);
-    return { platform, plugin, received, warnings, account, stop, started };
+    const session = await plugin.connect(ctx);
+    const started = session.closed;
+    return { platform, plugin, received, warnings, account, stop, started, session };
   }
 
   it('lists accounts (the root is "default" only without named ones) and validates its config', () => {
@@ -138,7 +141,11 @@ describe("loopback plugin", () => {
       }).success,
     ).toBe(true);
     expect(plugin.config.schema.safeParse({ streaming: { mode: "quiet" } }).success).toBe(false);
-    expect(plugin.config.streamingDefaults).toEqual({ previewMode: "partial", blockReplies: "explicit" });
+    expect(plugin.config.delivery).toEqual({
+      previewModes: ["partial", "block", "progress"],
+      defaultMode: "partial",
+      blockReplies: "explicit",
+    });
   });
 
   it("normalizes inbound messages and rejects malformed ones without stopping", async () => {
@@ -174,11 +181,10 @@ describe("loopback plugin", () => {
       id: "lb2",
       capabilities: { edit: false, delete: false, typing: false },
     });
-    const outbound = plugin.createOutbound(plugin.resolveAccount({}, "default", {}), {
-      accountId: "default",
-      log: console,
-      signal: new AbortController().signal,
-    });
+    const ctx = createTestAccountContext(plugin.resolveAccount({ accountId: "default", config: {}, channel: {}, env: {} }));
+    const outbound = await plugin.connect(ctx);
+    ctx.stop();
+    await outbound.closed;
     expect(plugin.id).toBe("lb2");
     expect(plugin.config.id).toBe("lb2");
     expect([outbound.editText, outbound.deleteMessage, outbound.typing]).toEqual([undefined, undefined, undefined]);

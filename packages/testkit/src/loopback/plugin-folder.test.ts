@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { z } from "@openclaw/plugin-sdk";
+import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { loopbackChannelConfig } from "./config.js";
 

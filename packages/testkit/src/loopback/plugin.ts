@@ -1,14 +1,15 @@
 // The loopback channel plugin: a ChannelPlugin written with @openclaw/plugin-sdk alone, whose
 // accounts are bots on a LoopbackPlatform. Tests, the conformance suite and benchmarks use it.
 import {
-  defineChannelPlugin,
-  listAccountIds,
-  mergeAccountConfig,
+  type AccountSession,
   type ChannelCapabilities,
   type ChannelOutbound,
   type ChannelPlugin,
+  defineChannelPlugin,
+  listAccountIds,
+  SPECIFICATION_VERSION,
 } from "@openclaw/plugin-sdk";
-import { loopbackChannelConfig } from "./config.js";
+import { LOOPBACK_CAPABILITIES, loopbackChannelConfig } from "./config.js";
 import { parseUpdate } from "./inbound.js";
 import type { LoopbackPlatform } from "./types.js";
 
@@ -17,7 +18,7 @@ export interface LoopbackAccount {
   accountId: string;
   /** The bot id on the platform (the account id). */
   botId: string;
-  /** The account's merged `channels.<id>` config (root overlaid by `accounts.<id>`). */
+  /** The account's validated, merged `channels.<id>` config (root overlaid by `accounts.<id>`). */
   config: Record<string, unknown>;
 }
 
@@ -37,64 +38,59 @@ export interface LoopbackPluginOptions {
 
 /**
  * A loopback channel plugin on `platform`. Accounts: every key of `channels.<id>.accounts`, or the
- * root as `"default"` when there are none. `start` connects the account's bot, reports it
- * `connected` as `@<account>`, turns every raw update into an `InboundMessage` (a malformed one
- * is logged and dropped; the account keeps running) and disconnects when the signal fires.
+ * root as `"default"` when there are none. `connect` connects the account's bot, reports it
+ * `connected` as `@<account>`, and returns the session: it sends through the bot and turns every
+ * raw update into an `InboundMessage` (a malformed one is logged and dropped; the account keeps
+ * running) until the signal fires, then disconnects.
  */
 export function createLoopbackPlugin(platform: LoopbackPlatform, options: LoopbackPluginOptions = {}): ChannelPlugin<LoopbackAccount> {
   const id = options.id ?? "loopback";
   const capabilities: ChannelCapabilities = {
-    chatTypes: ["direct", "group", "channel"],
-    edit: true,
-    delete: true,
-    media: false,
-    reactions: false,
-    threads: true,
-    typing: true,
+    ...LOOPBACK_CAPABILITIES,
     textLimit: platform.textLimit,
     editLimit: platform.editLimit,
-    minEditIntervalMs: 250,
-    sendRate: { perChat: Number.POSITIVE_INFINITY, global: Number.POSITIVE_INFINITY },
     ...options.capabilities,
   };
+  const config = loopbackChannelConfig(id, capabilities);
 
-  return defineChannelPlugin<LoopbackAccount>({
+  const outboundOf = (botId: string): ChannelOutbound => {
+    const bot = platform.bot(botId);
+    const outbound: ChannelOutbound = {
+      sendText: (target, text, o) =>
+        bot.sendMessage(target.chat, text, {
+          priority: o.priority,
+          idempotencyKey: o.idempotencyKey,
+          signal: o.signal,
+          ...(o.silent ? { silent: true } : {}),
+          ...(target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {}),
+        }),
+    };
+    if (capabilities.edit) {
+      outbound.editText = (target, messageId, text, o) =>
+        bot.editMessage(target.chat.id, messageId, text, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
+    }
+    if (capabilities.delete) {
+      outbound.deleteMessage = (target, messageId, o) =>
+        bot.deleteMessage(target.chat.id, messageId, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
+    }
+    if (capabilities.typing) {
+      outbound.typing = (target, o) => bot.sendTyping(target.chat.id, { priority: o.priority, signal: o.signal });
+    }
+    return outbound;
+  };
+
+  return defineChannelPlugin({
+    specificationVersion: SPECIFICATION_VERSION,
     id,
     meta: {
       label: "Loopback",
       docsPath: "docs/writing-a-channel-plugin.md",
       blurb: "An in-memory test channel (tests and benchmarks only).",
     },
-    capabilities,
-    config: loopbackChannelConfig(id, capabilities.textLimit),
+    config,
     listAccounts: (channelConfig) => listAccountIds(channelConfig, false),
-    resolveAccount: (channelConfig, accountId) => ({ accountId, botId: accountId, config: mergeAccountConfig(channelConfig, accountId) }),
-    createOutbound(account) {
-      const bot = platform.bot(account.botId);
-      const outbound: ChannelOutbound = {
-        sendText: (target, text, o) =>
-          bot.sendMessage(target.chat, text, {
-            priority: o.priority,
-            idempotencyKey: o.idempotencyKey,
-            signal: o.signal,
-            ...(o.silent ? { silent: true } : {}),
-            ...(target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {}),
-          }),
-      };
-      if (capabilities.edit) {
-        outbound.editText = (target, messageId, text, o) =>
-          bot.editMessage(target.chat.id, messageId, text, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
-      }
-      if (capabilities.delete) {
-        outbound.deleteMessage = (target, messageId, o) =>
-          bot.deleteMessage(target.chat.id, messageId, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
-      }
-      if (capabilities.typing) {
-        outbound.typing = (target, o) => bot.sendTyping(target.chat.id, { priority: o.priority, signal: o.signal });
-      }
-      return outbound;
-    },
-    async start(ctx) {
+    resolveAccount: ({ accountId, config: accountConfig }) => ({ accountId, botId: accountId, config: accountConfig }),
+    async connect(ctx): Promise<AccountSession> {
       const bot = platform.bot(ctx.account.botId);
       const disconnect = bot.connect(async (payload) => {
         const parsed = parseUpdate(payload, id, ctx.accountId);
@@ -109,11 +105,15 @@ export function createLoopbackPlugin(platform: LoopbackPlatform, options: Loopba
         await ctx.receive(parsed.message);
       });
       ctx.status({ state: "connected", identity: `@${ctx.account.botId}` });
-      await new Promise<void>((resolve) => {
-        if (ctx.signal.aborted) resolve();
-        else ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+      const closed = new Promise<void>((resolve) => {
+        const close = () => {
+          disconnect();
+          resolve();
+        };
+        if (ctx.signal.aborted) close();
+        else ctx.signal.addEventListener("abort", close, { once: true });
       });
-      disconnect();
+      return { ...outboundOf(ctx.account.botId), closed };
     },
   });
 }

@@ -1,6 +1,7 @@
 // `openclaw config validate|get|set|unset|schema`, loaded only when one of them runs.
 import {
   notYetActiveWarnings,
+  streamingWarnings,
   ConfigError,
   ConfigFileError,
   configJsonSchema,
@@ -9,7 +10,6 @@ import {
   parseCliValue,
   parseConfigPath,
   readConfigSource,
-  resolveConfigRegistry,
   resolveConfigSource,
   setAtPath,
   unsetAtPath,
@@ -19,6 +19,7 @@ import {
   type ConfigProblem,
   type OpenClawPaths,
 } from "../../config/index.js";
+import { resolveConfigRegistry } from "../../plugins/index.js";
 import type { CliContext } from "../context.js";
 import { formatValue, writeJson, writeLine } from "../output.js";
 
@@ -35,7 +36,12 @@ async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolv
   const result = validateConfig(resolved, plugins.registry);
   const problems = [...plugins.problems, ...(result.ok ? [] : result.problems)];
   const inactive = result.ok ? notYetActiveWarnings(result.config as Parameters<typeof notYetActiveWarnings>[0]) : [];
-  return { resolved, result: problems.length ? { ok: false, problems } : result, warnings: [...plugins.warnings, ...inactive] };
+  const streaming = result.ok ? streamingWarnings(resolved, plugins.registry) : [];
+  return {
+    resolved,
+    result: problems.length ? { ok: false, problems } : result,
+    warnings: [...plugins.warnings, ...inactive, ...streaming],
+  };
 }
 
 const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
@@ -142,7 +148,11 @@ export async function unsetConfigValue(ctx: CliContext, pathText: string): Promi
   await writeIfNoNewProblems(ctx, file, current, next, `Removed ${pathText}`);
 }
 
-/** `config schema`: the JSON Schema users point editors at. */
-export function printConfigSchema(ctx: CliContext): void {
-  writeJson(ctx.stdout, configJsonSchema());
+/** `config schema`: the JSON Schema users point editors at, with the installed channel plugins' keys. */
+export async function printConfigSchema(ctx: CliContext): Promise<void> {
+  const paths = ctx.paths();
+  const source = await readConfigSource(paths.configPath);
+  const resolved = source.exists ? await resolveConfigSource(source.raw, { file: paths.configPath }).catch(() => source.raw) : {};
+  const { registry } = await resolveConfigRegistry(resolved, paths);
+  writeJson(ctx.stdout, configJsonSchema(registry));
 }

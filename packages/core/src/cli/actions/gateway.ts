@@ -1,6 +1,7 @@
 // `openclaw gateway`, loaded only when it runs.
 import { UserError } from "../../config/index.js";
-import { createStreamLogger, resolveGatewayBind, resolveGatewayPort, startGateway } from "../../gateway/index.js";
+import { startGatewayProcess } from "../../app/index.js";
+import { createStreamLogger, resolveGatewayBind, resolveGatewayPort } from "../../gateway/index.js";
 import type { CliContext } from "../context.js";
 import { coreVersion } from "../version.js";
 
@@ -23,7 +24,7 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
   if (opts.token !== undefined && opts.token.trim() === "")
     throw new UserError("--token is empty; pass the token, or leave --token out to use the configured or generated one.", 2);
 
-  const gateway = await startGateway({
+  const gateway = await startGatewayProcess({
     paths: ctx.paths(),
     version: coreVersion(),
     log,

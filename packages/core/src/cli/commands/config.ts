@@ -23,7 +23,7 @@ export function registerConfig(program: Command, ctx: CliContext): void {
   config
     .command("set")
     .description("set a value (JSON5; a bare word is a string) after checking that the result is valid")
-    .argument("<path>", "dotted config path, e.g. channels.telegram.streaming.mode")
+    .argument("<path>", "dotted config path, e.g. channels.<id>.streaming.mode")
     .argument("<value>", 'JSON5 value: true, 42, "text", {mode: "partial"}, or a bare word')
     .action(async (pathText: string, valueText: string) => (await actions()).setConfigValue(ctx, pathText, valueText));
 

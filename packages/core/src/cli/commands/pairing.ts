@@ -14,14 +14,14 @@ export function registerPairing(program: Command, ctx: CliContext): void {
   pairing
     .command("list", { isDefault: true })
     .description("list pending pairing codes (with the time left) and approved senders")
-    .option("--channel <id>", "only this channel, e.g. telegram")
+    .option("--channel <id>", "only this channel (its key under channels)")
     .option("--json", "print JSON instead of tables")
     .action(async (opts: PairingOptions) => (await actions()).listPairing(ctx, opts));
 
   pairing
     .command("approve")
     .description("approve a pairing code: its sender may DM the bot from now on")
-    .argument("<channel>", "the channel the code was issued on, e.g. telegram")
+    .argument("<channel>", "the channel the code was issued on (as the pairing reply names it)")
     .argument("<code>", "the 8-character code the sender received (case does not matter)")
     .option("--account <id>", "only accept a code issued by this account of the channel")
     .action(async (channel: string, code: string, opts: PairingOptions) => (await actions()).approvePairing(ctx, channel, code, opts));
@@ -29,7 +29,7 @@ export function registerPairing(program: Command, ctx: CliContext): void {
   pairing
     .command("revoke")
     .description("withdraw an approval: the sender needs a new code to DM the bot again")
-    .argument("<channel>", "the channel, e.g. telegram")
+    .argument("<channel>", "the channel (its key under channels)")
     .argument("<senderId>", "the approved sender's id, as `openclaw pairing list` shows it")
     .option("--account <id>", "only on this account (default: every account of the channel)")
     .action(async (channel: string, senderId: string, opts: PairingOptions) =>

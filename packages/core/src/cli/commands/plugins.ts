@@ -21,7 +21,7 @@ export function registerPlugins(program: Command, ctx: CliContext): void {
   plugins
     .command("install")
     .description("install a plugin into <stateDir>/extensions with npm; it uses this OpenClaw's @openclaw/plugin-sdk (no second copy)")
-    .argument("<package-spec>", "a package name (@openclaw/telegram, name@version), a .tgz tarball path, or a local plugin folder")
+    .argument("<package-spec>", "a package name (name@version), a .tgz tarball path, or a local plugin folder")
     .action(async (spec: string) => (await actions()).installPluginCommand(ctx, spec));
 
   plugins

@@ -4,7 +4,7 @@ import { UserError } from "../paths.js";
 export interface ConfigProblem {
   /** The file the problem is in (for an include problem: the including file). */
   file: string;
-  /** Config path where it occurred, e.g. `channels.telegram.botToken`; absent for whole-file problems. */
+  /** Config path where it occurred, e.g. `channels.<id>.botToken`; absent for whole-file problems. */
   path?: string;
   /** What is wrong and how to fix it. */
   message: string;

@@ -1,4 +1,6 @@
 // The configuration reference (docs/configuration-reference.md), generated from the schema.
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
+import { createConfigRegistry } from "../registry.js";
 import { configJsonSchema } from "./json-schema.js";
 import { renderConfigReference } from "./render.js";
 
@@ -9,7 +11,10 @@ export type { JsonSchemaNode } from "./json-schema-node.js";
 /** Repository-relative path of the generated reference. */
 export const CONFIG_REFERENCE_FILE = "docs/configuration-reference.md";
 
-/** The reference for the built-in schema, exactly as `pnpm docs:gen` writes it. */
-export function renderBuiltinConfigReference(): string {
-  return renderConfigReference(configJsonSchema());
+/**
+ * The reference for core's schema with the given channel definitions (`pnpm docs:gen` passes the
+ * config entries of the channel packages in this repository), exactly as it writes it.
+ */
+export function renderBuiltinConfigReference(channels: readonly ChannelConfigDefinition[] = []): string {
+  return renderConfigReference(configJsonSchema(createConfigRegistry(channels)));
 }

@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { createConfigRegistry } from "../registry.js";
+import { type ConfigRegistry, createConfigRegistry } from "../registry.js";
 
 /**
- * The JSON Schema of openclaw.json for the built-in channels, in input form (keys with a default
- * are optional and carry `default`; descriptions come from `.describe()`). Values zod cannot
- * express in JSON Schema become `{}` (any). Same output as `openclaw config schema`.
+ * The JSON Schema of openclaw.json for the channels of `registry` (default: no channel plugin
+ * installed), in input form (keys with a default are optional and carry `default`; descriptions
+ * come from `.describe()`). Values zod cannot express in JSON Schema become `{}` (any). Same
+ * output as `openclaw config schema`.
  */
-export function configJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(createConfigRegistry().schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+export function configJsonSchema(registry: ConfigRegistry = createConfigRegistry()): Record<string, unknown> {
+  const schema = z.toJSONSchema(registry.schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return { title: "OpenClaw configuration (openclaw.json)", ...schema };
 }

@@ -2,7 +2,11 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CONFIG_REFERENCE_FILE, renderBuiltinConfigReference } from "./index.js";
+import telegramConfig from "@openclaw/telegram/config";
+import { CONFIG_REFERENCE_FILE, renderBuiltinConfigReference as render } from "./index.js";
+
+// `pnpm docs:gen` documents core with the channel packages of this repository.
+const renderBuiltinConfigReference = () => render([telegramConfig]);
 
 const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
 
@@ -37,12 +41,13 @@ describe("docs/configuration-reference.md", () => {
   it("documents every channel, nested streaming keys and account overrides", () => {
     const text = renderBuiltinConfigReference();
     for (const id of ["telegram", "matrix", "feishu", "qqbot", "whatsapp"]) {
-      expect(text).toContain(`### channels.${id}\n`);
+      expect(text).toContain(`channels.${id}`);
     }
     expect(text).toMatch(
       /^\| `channels\.telegram\.accounts\.<id>\.streaming\.mode` \| `"off" \\\| "partial" \\\| "block" \\\| "progress"` \|/m,
     );
-    expect(text).toMatch(/^\| `channels\.matrix\.streaming\.mode` \| `"off" \\\| "partial" \\\| "quiet" \\\| "progress"` \|/m);
+    // A first-party channel whose package is not in the repository yet is named, with its package.
+    expect(text).toContain("checked once its plugin (@openclaw/matrix) is installed");
     expect(text).toMatch(/^\| `agents\.defaults\.blockStreamingChunk\.maxChars` \| `integer`, > 0 \| `1200` \|/m);
     expect(text).toContain("| `bindings[].match.channel` |");
     // Retired flat keys are not part of the schema, so they are not in the reference.

@@ -1,4 +1,4 @@
-import { blockCoalesceSchema } from "@openclaw/plugin-sdk";
+import { blockCoalesceSchema } from "@openclaw/plugin-sdk/config";
 import { z } from "zod";
 import { agentIdSchema, durationSchema, modelSelectionSchema } from "./common.js";
 import { agentSkillLimitsSchema } from "./skills.js";
@@ -18,7 +18,7 @@ const humanDelaySchema = z
 const heartbeatSchema = z
   .strictObject({
     every: durationSchema.default("30m").describe('How often the heartbeat turn runs (default "30m"; "0m" disables).'),
-    target: z.string().optional().describe('Where heartbeat output goes, e.g. "telegram:default:12345" (default: nowhere).'),
+    target: z.string().optional().describe('Where heartbeat output goes, e.g. "<channel>:default:12345" (default: nowhere).'),
     activeHours: z
       .strictObject({
         start: z
@@ -94,7 +94,7 @@ export const agentDefaultsSchema = z
     blockStreamingDefault: z
       .enum(["on", "off"])
       .default("off")
-      .describe('Block replies for channels that inherit this default (Telegram). Default "off".'),
+      .describe('Block replies for channels whose delivery policy inherits this default (blockReplies: "inherit"). Default "off".'),
     blockStreamingBreak: z
       .enum(["text_end", "message_end"])
       .default("text_end")

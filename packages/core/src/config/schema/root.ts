@@ -1,4 +1,4 @@
-import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import { z } from "zod";
 import { agentsSchema } from "./agents.js";
 import { bindingsSchema } from "./bindings.js";
@@ -11,12 +11,22 @@ import { skillsSchema } from "./skills.js";
 import { toolsSchema } from "./tools.js";
 
 /**
- * Builds the strict schema of openclaw.json from the channel definitions in play (built-in or
- * supplied by installed plugins). Unknown keys are errors everywhere; only `$schema` is
- * tolerated at the root.
+ * Builds the strict schema of openclaw.json from the definitions of the installed channel
+ * plugins; `uninstalled` channels (known by name, plugin not installed) accept any object until
+ * their plugin is installed. Unknown keys are errors everywhere; only `$schema` is tolerated at
+ * the root.
  */
-export function buildConfigSchema(channels: readonly ChannelConfigDefinition[]) {
+export function buildConfigSchema(
+  channels: readonly ChannelConfigDefinition[],
+  uninstalled: readonly { id: string; packageName: string }[] = [],
+) {
   const channelShape: Record<string, z.ZodType> = {};
+  for (const c of uninstalled) {
+    channelShape[c.id] = z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(`Settings of the ${c.id} channel; checked once its plugin (${c.packageName}) is installed.`);
+  }
   for (const def of channels) channelShape[def.id] = def.schema.optional();
   return z
     .strictObject({

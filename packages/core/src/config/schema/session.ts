@@ -37,7 +37,7 @@ export const sessionSchema = z
     identityLinks: z
       .record(z.string().min(1), z.array(z.string().min(1)))
       .optional()
-      .describe('Maps several peer ids to one person for non-main DM scopes: { alice: ["telegram:123", "matrix:@alice:hs"] }.'),
+      .describe('Maps several peer ids to one person for non-main DM scopes: { alice: ["chat:123", "otherchat:@alice:hs"] }.'),
     reset: resetSchema.optional(),
     resetByType: z
       .strictObject({ direct: resetSchema.optional(), group: resetSchema.optional(), thread: resetSchema.optional() })

@@ -5,23 +5,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   AccountConfigError,
-  channelConfigSchema,
-  defineChannelConfig,
   defineChannelPlugin,
-  defineStreamingAliasMigration,
   listAccountIds,
-  mergeAccountConfig,
-  previewStreamingSchema,
-  STANDARD_FLAT_KEYS,
+  SPECIFICATION_VERSION,
   type AccountContext,
   type ChannelPlugin,
   type OutboundTarget,
 } from "@openclaw/plugin-sdk";
+import { channelConfigSchema, defineChannelConfig, previewStreamingSchema, STANDARD_FLAT_KEYS } from "@openclaw/plugin-sdk/config";
 import { startFakeOpenAI, type FakeModelServer } from "@openclaw/testkit";
 import { z } from "zod";
 import type { AgentEvent } from "../../agent/index.js";
 import { GatewayClient } from "../client.js";
-import { startGateway } from "../gateway.js";
+import { startGatewayProcess as startGateway } from "../../app/index.js";
 import type { Gateway, GatewayLogger, GatewayOptions } from "../types.js";
 
 /** The fake channel's account: its token and name. */
@@ -30,7 +26,7 @@ export interface FakeAccount {
   token: string;
 }
 
-/** The `start` of one account run; `n` counts runs of that account from 1. */
+/** One session of an account (what its `closed` waits for); `n` counts sessions of that account from 1. */
 export type FakeStart = (ctx: AccountContext<FakeAccount>, n: number) => Promise<void>;
 
 /** Runs until stopped, reporting "connected" as `@<account>_bot`. */
@@ -45,14 +41,24 @@ export const fakeChannelConfig = defineChannelConfig({
   id: "fakechat",
   label: "Fake Chat",
   packageName: "openclaw-channel-fakechat",
-  streamingDefaults: { previewMode: "partial", blockReplies: "explicit" },
+  capabilities: {
+    chatTypes: ["direct", "group"],
+    edit: false,
+    delete: false,
+    media: false,
+    reactions: false,
+    threads: false,
+    typing: false,
+    textLimit: 4000,
+  },
+  delivery: { previewModes: ["partial"], defaultMode: "partial", blockReplies: "explicit" },
   schema: channelConfigSchema({
     description: "A channel that lives in a test.",
     textChunkLimit: 4000,
     streaming: previewStreamingSchema({ modes: ["off", "partial"], defaultMode: "partial" }),
     shared: { token: z.string().optional().describe("Bot token.") },
   }),
-  migrations: [defineStreamingAliasMigration({ channelId: "fakechat", modes: ["off", "partial"], flatKeys: [...STANDARD_FLAT_KEYS] })],
+  migrations: [{ kind: "streaming-aliases", modes: ["off", "partial"], flatKeys: [...STANDARD_FLAT_KEYS] }],
 });
 
 export interface FakeChannel {
@@ -65,51 +71,43 @@ export interface FakeChannel {
   contexts: Map<string, AccountContext<FakeAccount>>;
 }
 
-/** A channel plugin defined with the SDK only. `start` decides what each account run does. */
+/** A channel plugin defined with the SDK only. `start` decides what each session does until it closes. */
 export function makeFakeChannel(start: FakeStart = connectAndWait): FakeChannel {
   const starts: FakeChannel["starts"] = [];
   const sent: FakeChannel["sent"] = [];
   const contexts = new Map<string, AccountContext<FakeAccount>>();
   const runs = new Map<string, number>();
-  const plugin = defineChannelPlugin<FakeAccount>({
+  const plugin = defineChannelPlugin({
+    specificationVersion: SPECIFICATION_VERSION,
     id: "fakechat",
     meta: { label: "Fake Chat", docsPath: "docs/channels/fakechat.md", blurb: "A test channel." },
-    capabilities: {
-      chatTypes: ["direct", "group"],
-      edit: false,
-      delete: false,
-      media: false,
-      reactions: false,
-      threads: false,
-      typing: false,
-      textLimit: 4000,
-    },
     config: fakeChannelConfig,
     listAccounts: (cfg) => listAccountIds(cfg, typeof cfg.token === "string"),
-    resolveAccount(cfg, accountId) {
-      const merged = mergeAccountConfig(cfg, accountId);
-      if (typeof merged.token !== "string" || merged.token === "") {
+    resolveAccount({ accountId, config }): FakeAccount {
+      const token = (config as { token?: unknown }).token;
+      if (typeof token !== "string" || token === "") {
         throw new AccountConfigError(
           `channels.fakechat.accounts.${accountId}.token is not set; add the bot token`,
           `channels.fakechat.accounts.${accountId}.token`,
         );
       }
-      return { accountId, token: merged.token };
+      return { accountId, token };
     },
-    createOutbound: (account) => ({
-      async sendText(target, text) {
-        sent.push({ accountId: account.accountId, target, text });
-        return { messageId: String(sent.length) };
-      },
-    }),
-    async start(ctx) {
+    async connect(ctx: AccountContext<FakeAccount>) {
       const n = (runs.get(ctx.accountId) ?? 0) + 1;
       runs.set(ctx.accountId, n);
       starts.push({ accountId: ctx.accountId, n });
       contexts.set(ctx.accountId, ctx);
-      await start(ctx, n);
+      const account = ctx.account;
+      return {
+        async sendText(target: OutboundTarget, text: string) {
+          sent.push({ accountId: account.accountId, target, text });
+          return { messageId: String(sent.length) };
+        },
+        closed: start(ctx, n),
+      };
     },
-  });
+  }) as ChannelPlugin<FakeAccount>;
   return { plugin, starts, sent, contexts };
 }
 

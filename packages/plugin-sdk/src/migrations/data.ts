@@ -1,0 +1,93 @@
+// Doctor rules of a channel as plain data, so that core can ship them for channels whose plugin
+// is not installed (and compare them with the installed plugin's), and compile them into rules.
+import { type ConfigObject, deletePath, formatPath, getPath, isPlainObject, setPath } from "./object-path.js";
+import {
+  channelEntries,
+  defineStreamingAliasMigration,
+  expectationError,
+  type FlatKeyMove,
+  type NestedRename,
+  type ValueExpectation,
+} from "./streaming-aliases.js";
+import type { LegacyFinding, LegacyKeyRule, MigrationOutcome } from "./types.js";
+
+/**
+ * The retired flat streaming keys of a channel (`streamMode`, scalar `streaming`, `chunkMode`,
+ * `blockStreaming`, `blockStreamingCoalesce`, and `flatKeys`) move into its nested `streaming`
+ * object, at the channel root and in every account. A nested value already present wins.
+ */
+export interface StreamingAliasMigration {
+  kind: "streaming-aliases";
+  /** Valid `streaming.mode` values; omit for a channel without previews (its mode keys are dropped). */
+  modes?: readonly string[];
+  /** Mode for `streaming: true` (default `"partial"`). */
+  trueMode?: string;
+  /** Extra nested values set when `streaming: true` is migrated (e.g. `{ nativeTransport: true }`). */
+  trueExtras?: Readonly<Record<string, unknown>>;
+  /** Flat keys moved under `streaming`; default: `STANDARD_FLAT_KEYS` (chunkMode, blockStreaming, blockStreamingCoalesce). */
+  flatKeys?: readonly FlatKeyMove[];
+  /** Keys inside `streaming` that were renamed. */
+  nestedRenames?: readonly NestedRename[];
+}
+
+/** One key of the channel (and of each account) moved to another path of the same object. */
+export interface KeyMoveMigration {
+  kind: "key-move";
+  /** Path relative to the channel root or account, e.g. `["webhook", "secret"]`. */
+  from: readonly string[];
+  to: readonly string[];
+  expect?: ValueExpectation;
+}
+
+/** A doctor rule of a channel, as data. */
+export type ChannelMigration = StreamingAliasMigration | KeyMoveMigration;
+
+function keyMoveRule(channelId: string, move: KeyMoveMigration, index: number): LegacyKeyRule {
+  return {
+    id: `${channelId}/key-move-${index}`,
+    description: `Move channels.${channelId}.${formatPath(move.from)} to ${formatPath(move.to)} (root and accounts).`,
+    detect(config) {
+      const findings: LegacyFinding[] = [];
+      for (const { path, entry } of channelEntries(config, channelId)) {
+        if (getPath(entry, move.from) === undefined) continue;
+        findings.push({
+          path: [...path, ...move.from],
+          message: `${formatPath([...path, ...move.from])} is retired; run \`openclaw doctor --fix\` to move it to ${formatPath([...path, ...move.to])}.`,
+        });
+      }
+      return findings;
+    },
+    apply(config) {
+      const outcome: MigrationOutcome = { changes: [], problems: [] };
+      for (const { path, entry } of channelEntries(config, channelId)) {
+        const value = getPath(entry, move.from);
+        if (value === undefined) continue;
+        const from = formatPath([...path, ...move.from]);
+        const to = formatPath([...path, ...move.to]);
+        if (getPath(entry, move.to) !== undefined) {
+          deletePath(entry, move.from);
+          outcome.changes.push(`${from} removed (${to} is already set)`);
+          continue;
+        }
+        const error = expectationError(move.expect, value);
+        if (error) {
+          outcome.problems.push(`${from} has the invalid value ${JSON.stringify(value)} (${error}); set ${to} yourself.`);
+          continue;
+        }
+        setPath(entry, move.to, value);
+        deletePath(entry, move.from);
+        outcome.changes.push(`${from} -> ${to}`);
+      }
+      return outcome;
+    },
+  };
+}
+
+/** Compiles a channel's migration data into the rules doctor and validation run, in order. */
+export function compileChannelMigrations(channelId: string, migrations: readonly ChannelMigration[]): LegacyKeyRule[] {
+  return migrations.map((m, i) => {
+    if (m.kind === "key-move") return keyMoveRule(channelId, m, i);
+    const { kind: _kind, ...spec } = m;
+    return defineStreamingAliasMigration({ channelId, ...spec });
+  });
+}
