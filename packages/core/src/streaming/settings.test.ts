@@ -9,7 +9,7 @@ describe("resolveBlockStreamingSettings", () => {
       breakPreference: "paragraph",
       chunkMode: "length",
       textChunkLimit: 4000,
-      coalesce: { minChars: 800, maxChars: 4000, idleMs: 1000, joiner: "\n\n" },
+      coalesce: { minChars: 800, maxChars: 1200, idleMs: 1000, joiner: "\n\n" },
       break: "text_end",
     });
     expect(resolveBlockStreamingSettings(undefined).maxChars).toBe(1200);
@@ -28,6 +28,18 @@ describe("resolveBlockStreamingSettings", () => {
     const settings = resolveBlockStreamingSettings(config, { agentId: "main", channelTextLimit: 2000 });
     expect(settings).toMatchObject({ minChars: 300, maxChars: 2000, breakPreference: "sentence", break: "message_end" });
     expect(settings.coalesce).toEqual({ minChars: 500, maxChars: 2000, idleMs: 250, joiner: " " });
+  });
+
+  it("coalesces up to the chunk maxChars unless a coalesce maxChars is set, then up to textChunkLimit", () => {
+    const chunk = { blockStreamingChunk: { maxChars: 1500 } };
+    expect(resolveBlockStreamingSettings({ agents: { defaults: chunk } }, { channelTextLimit: 4096 }).coalesce.maxChars).toBe(1500);
+    const agentWide = { agents: { defaults: { ...chunk, blockStreamingCoalesce: { maxChars: 3000 } } } };
+    expect(resolveBlockStreamingSettings(agentWide, { channelTextLimit: 4096 }).coalesce.maxChars).toBe(3000);
+    const channel = resolveBlockStreamingSettings(agentWide, { channelTextLimit: 4096, channelCoalesce: { maxChars: 9000 } });
+    expect(channel.coalesce.maxChars).toBe(4096);
+    // A plugin default is no explicit setting.
+    const plugin = resolveBlockStreamingSettings({}, { channelTextLimit: 4096, channelCoalesceDefaults: { maxChars: 3000 } });
+    expect(plugin.coalesce.maxChars).toBe(1200);
   });
 
   it("clamps minChars to a small limit", () => {

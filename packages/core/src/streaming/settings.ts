@@ -46,7 +46,12 @@ export interface BlockStreamingSettings {
   coalesce: {
     /** channel coalesce ?? agent coalesce, then the plugin default, then the chunk minChars. */
     minChars: number;
-    /** min(coalesce maxChars ?? textChunkLimit, textChunkLimit). */
+    /**
+     * min(coalesce maxChars ?? the chunk maxChars, textChunkLimit): by default merging never
+     * makes a block bigger than the chunker's blocks (1200), so blocks still leave one by one
+     * when the model streams without pauses; a coalesce maxChars set in config may go up to the
+     * channel's textChunkLimit.
+     */
     maxChars: number;
     /** Default 1000. */
     idleMs: number;
@@ -73,7 +78,8 @@ function nonNegative(value: unknown): number | undefined {
 /**
  * Resolves the block-streaming settings for one reply from `agents.defaults.blockStreamingChunk`,
  * `blockStreamingCoalesce`, `blockStreamingBreak` and the channel's overrides. Invalid or missing
- * values fall back to the documented defaults (800 / 1200 / paragraph, idle 1000 ms, text_end).
+ * values fall back to the documented defaults (800 / 1200 / paragraph, idle 1000 ms, text_end;
+ * coalescing up to the chunk's maxChars unless its own maxChars is set).
  */
 export function resolveBlockStreamingSettings(
   config: BlockStreamingConfigSource | null | undefined,
@@ -89,7 +95,7 @@ export function resolveBlockStreamingSettings(
     : "paragraph";
   const coalesce = options.channelCoalesce ?? defaults?.blockStreamingCoalesce;
   const pluginDefaults = options.channelCoalesceDefaults;
-  const coalesceMax = Math.min(positiveInt(coalesce?.maxChars) ?? textChunkLimit, textChunkLimit);
+  const coalesceMax = Math.min(positiveInt(coalesce?.maxChars) ?? maxChars, textChunkLimit);
   const coalesceMin = Math.min(positiveInt(coalesce?.minChars) ?? positiveInt(pluginDefaults?.minChars) ?? minChars, coalesceMax);
   const idleMs = nonNegative(coalesce?.idleMs) ?? nonNegative(pluginDefaults?.idleMs) ?? DEFAULT_COALESCE_IDLE_MS;
   return {

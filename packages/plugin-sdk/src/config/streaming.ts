@@ -26,7 +26,9 @@ export const blockCoalesceSchema = z
       .int()
       .positive()
       .optional()
-      .describe("Never merge past this many characters (default and upper bound: the channel's textChunkLimit)."),
+      .describe(
+        "Never merge past this many characters (default: agents.defaults.blockStreamingChunk.maxChars, 1200; at most the channel's textChunkLimit).",
+      ),
     idleMs: z.int().min(0).optional().describe("Send what is pending after this many milliseconds without new text (default 1000)."),
   })
   .describe("Coalescing of streamed blocks: merges small blocks so a chat is not spammed with one-liners.");

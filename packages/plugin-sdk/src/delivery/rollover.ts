@@ -50,7 +50,12 @@ function hardSplit(text: string, limit: number, minCut: number): RolloverSplit {
 export function splitForRollover(text: string, limit: number, minCut = 0): RolloverSplit {
   const floor = Math.max(1, Math.min(minCut, limit));
   const window = text.slice(0, 2 * limit + 16);
-  const chunker = new BlockChunker({ minChars: Math.max(floor, Math.floor(limit / 2)), maxChars: limit, breakPreference: "paragraph" });
+  const chunker = new BlockChunker({
+    minChars: Math.max(floor, Math.floor(limit / 2)),
+    maxChars: limit,
+    breakPreference: "paragraph",
+    fill: true,
+  });
   const blocks = [...chunker.push(window), ...chunker.flush()];
   const first = blocks[0];
   if (first === undefined || first.length < floor) return hardSplit(text, limit, floor);

@@ -38,6 +38,11 @@ export interface BreakScannerOptions {
   trackBoundaries: boolean;
   /** Keep candidates inside parentheses apart (outbound chunking keeps `(...)` whole). */
   parenAware: boolean;
+  /**
+   * Also keep the first paragraph and newline candidate at or after this offset, and the first
+   * sentence end after it (the chunker's minChars: a block of the preferred kind may end there).
+   */
+  firstFrom: number;
 }
 
 export class BreakScanner {
@@ -58,6 +63,11 @@ export class BreakScanner {
   /** Whitespace / `\n` inside parentheses (paren-aware fallback). */
   lastWsDeep = -1;
   lastNlDeep = -1;
+  // The first fence-safe candidate of each kind at or after `firstFrom` within the window, or -1.
+  firstNl = -1;
+  /** A sentence end at or after firstFrom + 1. */
+  firstSentence = -1;
+  firstParagraph = -1;
 
   /** Every `\n` position, fenced or not (splitting inside a fence prefers a line end). */
   readonly lf: number[] = [];
@@ -100,6 +110,9 @@ export class BreakScanner {
     this.lastParagraph = -1;
     this.lastWsDeep = -1;
     this.lastNlDeep = -1;
+    this.firstNl = -1;
+    this.firstSentence = -1;
+    this.firstParagraph = -1;
     this.lf.length = 0;
     this.bound.length = 0;
     this.boundEnd.length = 0;
@@ -169,7 +182,10 @@ export class BreakScanner {
         const at = i + pos;
         if (depth === 0) {
           if (at <= wsCap) lastWs = at;
-          if ((prev === 46 || prev === 33 || prev === 63) && at <= wsCap + 1) lastSentence = at;
+          if ((prev === 46 || prev === 33 || prev === 63) && at <= wsCap + 1) {
+            lastSentence = at;
+            if (this.firstSentence < 0 && at > this.options.firstFrom) this.firstSentence = at;
+          }
         } else if (at <= wsCap) this.lastWsDeep = at;
         if (c !== SPACE && c !== TAB) text = true;
       } else {
@@ -279,6 +295,12 @@ export class BreakScanner {
     return span.end > x ? span : null;
   }
 
+  /** Records a sentence end: fence-safe whitespace at `at` (in the window) right after `.`, `!` or `?`. */
+  private sentenceEnd(at: number): void {
+    this.lastSentence = at;
+    if (this.firstSentence < 0 && at > this.options.firstFrom) this.firstSentence = at;
+  }
+
   /** Records safe whitespace at `at` (a space or tab that is not a line's possible fence indent). */
   private safeWhitespace(at: number): void {
     if (at > this.wsCap) return;
@@ -294,7 +316,7 @@ export class BreakScanner {
     if (isWhitespaceCode(c)) {
       this.safeWhitespace(at);
       if (c !== SPACE && c !== TAB) this.lineBlank = false;
-      if (this.depth === 0 && isSentenceEndCode(this.prevCode) && at <= this.wsCap + 1) this.lastSentence = at;
+      if (this.depth === 0 && isSentenceEndCode(this.prevCode) && at <= this.wsCap + 1) this.sentenceEnd(at);
     } else {
       this.lineBlank = false;
       if (this.options.parenAware) {
@@ -366,12 +388,17 @@ export class BreakScanner {
     if (safe) {
       const inWindow = at <= this.wsCap;
       if (this.depth === 0) {
+        const from = this.options.firstFrom;
         if (inWindow) {
           this.lastWs = at;
           this.lastNl = at;
+          if (this.firstNl < 0 && at >= from) this.firstNl = at;
         }
-        if (isSentenceEndCode(this.prevCode) && at <= this.wsCap + 1) this.lastSentence = at;
-        if (this.lastSafeLf === at - 1 && at - 1 <= this.wsCap - 1) this.lastParagraph = at - 1;
+        if (isSentenceEndCode(this.prevCode) && at <= this.wsCap + 1) this.sentenceEnd(at);
+        if (this.lastSafeLf === at - 1 && at - 1 <= this.wsCap - 1) {
+          this.lastParagraph = at - 1;
+          if (this.firstParagraph < 0 && at - 1 >= from) this.firstParagraph = at - 1;
+        }
         if (this.options.trackBoundaries && this.lineBlank && this.lineStart > 0 && this.lastSafeLf === this.lineStart - 1) {
           this.bound.push(this.lineStart - 1);
           this.boundEnd.push(at + 1);

@@ -30,6 +30,7 @@ export function chunkText(text: string, options: ChunkTextOptions): string[] {
     breakPreference: "newline",
     chunkMode: mode,
     keepParenthesesWhole: true,
+    fill: true,
   });
   return [...chunker.push(text), ...chunker.flush({ force: true })];
 }

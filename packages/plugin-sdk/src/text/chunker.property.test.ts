@@ -68,14 +68,39 @@ describe("BlockChunker properties over random Markdown in random deltas", () => 
         boundsArb,
         preferenceArb,
         fc.constantFrom<ChunkMode>("length", "newline"),
-        (text, sizes, bounds, breakPreference, chunkMode) => {
+        fc.boolean(),
+        (text, sizes, bounds, breakPreference, chunkMode, fill) => {
           const deltas = splitDeltas(text, sizes);
-          const fast = stream(new BlockChunker({ ...bounds, breakPreference, chunkMode }), deltas);
-          const naive = stream(new NaiveChunker(bounds, breakPreference, chunkMode === "newline"), deltas);
+          const fast = stream(new BlockChunker({ ...bounds, breakPreference, chunkMode, fill }), deltas);
+          const naive = stream(new NaiveChunker({ ...bounds, fill }, breakPreference, chunkMode === "newline"), deltas);
           expect(fast).toEqual(naive);
         },
       ),
       runs,
+    );
+  });
+});
+
+describe("BlockChunker: the delta split never changes the blocks", () => {
+  // Model-sized deltas: a fixed size (20 characters among them) or a random cycle of sizes.
+  const splitArb = fc.oneof(fc.constantFrom<number[]>([1], [7], [20], [20], [64]), deltaSizesArb);
+
+  it("streamed in any deltas, the blocks equal those of the whole text pushed at once, then flushed", () => {
+    fc.assert(
+      fc.property(
+        markdownArb,
+        splitArb,
+        boundsArb,
+        preferenceArb,
+        fc.constantFrom<ChunkMode>("length", "newline"),
+        fc.boolean(),
+        (text, sizes, bounds, breakPreference, chunkMode, fill) => {
+          const options = { ...bounds, breakPreference, chunkMode, fill };
+          const whole = stream(new BlockChunker(options), [text]);
+          expect(stream(new BlockChunker(options), splitDeltas(text, sizes))).toEqual(whole);
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 });

@@ -34,11 +34,13 @@ describe("BlockChunker bounds", () => {
     expect(chunker.flush({ force: true })).toEqual(["tiny"]);
   });
 
-  it("emits as soon as a break at or after minChars exists (the window grows with the stream)", () => {
-    const chunker = new BlockChunker({ minChars: 10, maxChars: 100 });
-    expect(chunker.push("Intro text")).toEqual([]);
-    expect(chunker.push(" h")).toEqual(["Intro text"]);
-    expect(chunker.bufferedText).toBe("h");
+  it("cuts once the buffer holds maxChars plus a few characters of lookahead, at the best break in it", () => {
+    const chunker = new BlockChunker({ minChars: 10, maxChars: 20 });
+    // Breaks past minChars exist early; more text may still bring a better one.
+    expect(chunker.push("Intro text and more")).toEqual([]);
+    expect(chunker.push(" words")).toEqual([]);
+    expect(chunker.push(" here")).toEqual(["Intro text and more"]);
+    expect(chunker.bufferedText).toBe("words here");
   });
 
   it("a forced flush longer than maxChars is split, every block but the last at least minChars", () => {
@@ -61,8 +63,8 @@ describe("BlockChunker bounds", () => {
   });
 
   it("drops newlines that arrive right after a break", () => {
-    const chunker = new BlockChunker({ minChars: 5, maxChars: 100 });
-    expect(chunker.push("Hello there\n")).toEqual(["Hello there"]);
+    const chunker = new BlockChunker({ minChars: 5, maxChars: 12 });
+    expect(chunker.push(`Hello there${"\n".repeat(9)}`)).toEqual(["Hello there"]);
     expect(chunker.push("\n\n")).toEqual([]);
     expect(chunker.push("Next")).toEqual([]);
     expect(chunker.flush()).toEqual(["Next"]);
@@ -76,6 +78,32 @@ describe("BlockChunker bounds", () => {
   });
 });
 
+describe("BlockChunker streaming in small deltas", () => {
+  // Paragraphs of whole sentences, 87 characters each: four fit in a 400-character block.
+  const paragraph = (i: number) => `Paragraph ${i} starts here. It goes on for a while with plain words. Then it ends at last.`;
+  const text = Array.from({ length: 9 }, (_, i) => paragraph(i)).join("\n\n");
+
+  it("breaks at the same paragraph ends in 20-character deltas as when fed whole", () => {
+    const options = { minChars: 300, maxChars: 400 };
+    const whole = run(options, text, text.length);
+    const paragraphs = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => paragraph(from + k)).join("\n\n");
+    expect(whole).toEqual([paragraphs(0, 4), paragraphs(4, 8), paragraphs(8, 9)]);
+    expect(run(options, text, 20)).toEqual(whole);
+  });
+
+  it("does not take a space just because minChars is reached: it waits for a paragraph end or maxChars", () => {
+    const chunker = new BlockChunker({ minChars: 300, maxChars: 400 });
+    const push = (from: number, to: number) => {
+      const out: string[] = [];
+      for (let i = from; i < to; i += 20) out.push(...chunker.push(text.slice(i, i + 20)));
+      return out;
+    };
+    // Spaces and sentence ends past minChars (300) arrive long before the fourth paragraph ends (354).
+    expect(push(0, 340)).toEqual([]);
+    expect(push(340, 360)).toEqual([[paragraph(0), paragraph(1), paragraph(2), paragraph(3)].join("\n\n")]);
+  });
+});
+
 describe("BlockChunker break preference", () => {
   // One break of every kind at or after minChars (20) and within maxChars (80).
   const text = "First paragraph of text.\n\nSecond line here\nthird. Fourth part with words and more words to pad it out";
@@ -84,21 +112,36 @@ describe("BlockChunker break preference", () => {
     expect(new BlockChunker({ minChars: 20, maxChars: 80 }).push(text)).toEqual(["First paragraph of text."]);
   });
 
-  it("newline: the last newline in the window", () => {
+  it("newline: the first newline at or after minChars", () => {
     const chunker = new BlockChunker({ minChars: 20, maxChars: 80, breakPreference: "newline" });
-    expect(chunker.push(text)).toEqual(["First paragraph of text.\n\nSecond line here"]);
+    expect(chunker.push(text)).toEqual(["First paragraph of text."]);
+    const later = new BlockChunker({ minChars: 30, maxChars: 80, breakPreference: "newline" });
+    expect(later.push(text)).toEqual(["First paragraph of text.\n\nSecond line here"]);
   });
 
-  it("sentence: the last sentence end, skipping paragraphs and newlines", () => {
-    const chunker = new BlockChunker({ minChars: 20, maxChars: 80, breakPreference: "sentence" });
+  it("sentence: the first sentence end past minChars, skipping paragraphs and newlines", () => {
+    const chunker = new BlockChunker({ minChars: 30, maxChars: 80, breakPreference: "sentence" });
     expect(chunker.push(text)).toEqual(["First paragraph of text.\n\nSecond line here\nthird."]);
+  });
+
+  it("fill: the last break of the preferred kind in a full window, however the text arrives", () => {
+    const two = "Paragraph one is here.\n\nParagraph two is here.\n\nAnd the third one goes on and on and on";
+    expect(run({ minChars: 10, maxChars: 60, fill: true }, two, 1000)).toEqual([
+      "Paragraph one is here.\n\nParagraph two is here.",
+      "And the third one goes on and on and on",
+    ]);
+    expect(run({ minChars: 10, maxChars: 60, fill: true }, two, 3)).toEqual(run({ minChars: 10, maxChars: 60, fill: true }, two, 1000));
+    // By default the first paragraph end past minChars ends the block.
+    expect(run({ minChars: 10, maxChars: 60 }, two, 1000)[0]).toBe("Paragraph one is here.");
   });
 
   it("paragraph falls back to newline, then sentence, then whitespace", () => {
     const opts = { minChars: 10, maxChars: 40 };
     expect(new BlockChunker(opts).push("Line one is here\nline two is here and goes on and on")).toEqual(["Line one is here"]);
     expect(new BlockChunker(opts).push("One sentence. Two sentence! Three goes on and on")).toEqual(["One sentence. Two sentence!"]);
-    expect(new BlockChunker(opts).push("no sentence ends at all just words and more")).toEqual(["no sentence ends at all just words and"]);
+    expect(new BlockChunker(opts).push("no sentence ends at all just words and more words")).toEqual([
+      "no sentence ends at all just words and",
+    ]);
   });
 
   it("a dot not followed by whitespace is no sentence end", () => {
@@ -133,12 +176,12 @@ describe("BlockChunker code fences", () => {
     const text = "Intro.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\nOutro text after the fence.";
     const expected = ["Intro.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```", "Outro text after the fence."];
     expect(run({ minChars: 20, maxChars: 60 }, text, 1000)).toEqual(expected);
-    expect(run({ minChars: 20, maxChars: 100 }, text, 3)[0]).toBe(expected[0]);
+    expect(run({ minChars: 20, maxChars: 60 }, text, 3)).toEqual(expected);
   });
 
-  it("prefers the last paragraph break in the window, here after the fence", () => {
+  it("with fill, prefers the last paragraph break in the window, here after the fence", () => {
     const text = "Intro text here.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\nOutro text after the fence.";
-    expect(run({ minChars: 10, maxChars: 60 }, text, 1000)).toEqual([
+    expect(run({ minChars: 10, maxChars: 60, fill: true }, text, 1000)).toEqual([
       "Intro text here.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```",
       "Outro text after the fence.",
     ]);
@@ -180,15 +223,15 @@ describe("BlockChunker code fences", () => {
     const text = "````\n```\n~~~\nstill code\n````\nafter words here";
     // Had "```" closed the fence, the last safe newline would be the one before "````".
     const expected = ["````\n```\n~~~\nstill code\n````", "after words here"];
-    expect(run({ minChars: 5, maxChars: 200 }, text, 1000)).toEqual(expected);
+    expect(run({ minChars: 5, maxChars: 30 }, text, 1000)).toEqual(expected);
     expect(run({ minChars: 20, maxChars: 30 }, text, 2)).toEqual(expected);
   });
 
   it("a fence with four leading spaces is not a fence", () => {
+    // Had the line opened a fence, no break after it would be safe.
     expect(run({ minChars: 10, maxChars: 20 }, "    ```\nsome words that wrap around")).toEqual([
-      "    ```\nsome",
-      "words that",
-      "wrap around",
+      "    ```\nsome words",
+      "that wrap around",
     ]);
   });
 
@@ -203,8 +246,9 @@ describe("BlockChunker code fences", () => {
     const chunker = new BlockChunker({ minChars: 10, maxChars: 14 });
     // At maxChars the last line "  ``" could still become a fence opener: no cut through it yet.
     expect(chunker.push("abcdefghi\n  ``")).toEqual([]);
-    expect(chunker.push("`\ncode\n```\n")).toEqual(["abcdefghi\n", " ```\ncode\n```"]);
-    expect(chunker.flush()).toEqual([]);
+    // It does: the block ends before the fence, which does not fit next to it.
+    expect(chunker.push("`\ncode\n```\n")).toEqual(["abcdefghi\n"]);
+    expect(chunker.flush()).toEqual([" ```\ncode\n```\n"]);
   });
 
   it("breaks before a fence that does not fit when the text before it allows", () => {
@@ -213,8 +257,8 @@ describe("BlockChunker code fences", () => {
   });
 
   it("a closing fence followed by CR still closes", () => {
-    const out = run({ minChars: 5, maxChars: 200 }, "```\r\ncode\r\n```\r\nafter text", 1000);
-    expect(out[0]).toBe("```\r\ncode\r\n```\r");
+    const out = run({ minChars: 5, maxChars: 20 }, "```\r\ncode\r\n```\r\nafter text", 1000);
+    expect(out).toEqual(["```\r\ncode\r\n```\r", "after text"]);
   });
 });
 

@@ -33,6 +33,14 @@ export interface BlockChunkerOptions {
    * when possible (outbound chunking). Default false.
    */
   keepParenthesesWhole?: boolean;
+  /**
+   * Fill every block: end it at the last break of the best kind within maxChars, and only once
+   * the buffer holds a full window (or at the flush). For splitting a complete text (`chunkText`).
+   * Default false: in chunkMode "length" a break of the preferred kind at or after minChars ends
+   * a block as soon as it is complete (the first one), so block replies leave paragraph by
+   * paragraph; lesser breaks still wait for a full window.
+   */
+  fill?: boolean;
 }
 
 /** Options of `BlockChunker.flush`. */
@@ -51,7 +59,11 @@ interface BreakChoice {
   fence?: FenceSpan;
 }
 
-/** Characters scanned past maxChars, enough to decide any fence line that starts before it. */
+/**
+ * Characters scanned past maxChars: enough to decide any fence line that starts before it and a
+ * sentence end at maxChars. A full pick that is not forced waits until they have arrived, so it
+ * sees the same window however the deltas were split.
+ */
 const SCAN_AHEAD = 8;
 const NOTHING: readonly string[] = Object.freeze([]);
 
@@ -80,6 +92,15 @@ function toPositiveInt(value: number | undefined, fallback: number): number {
 /**
  * Streaming block chunker. Feed deltas with `push`, call `flush()` (forced) at the end of a text
  * block or message; both return the blocks completed by the call, in order.
+ *
+ * A block ends at the first break of the preferred kind (breakPreference) at or after minChars
+ * as soon as that break is complete. Without one, a lesser break (newline, sentence, whitespace,
+ * a hard cut) is taken only once the buffer holds a full window (maxChars plus a few characters
+ * of lookahead), the best one in it; a buffer that never fills a window leaves whole at the
+ * flush. So a space past minChars is never taken while a paragraph end may still follow, and the
+ * blocks are the same however the text was split into deltas (pushed whole, then flushed, it
+ * gives the same blocks as streamed in 20-character deltas). chunkMode "newline" emits each
+ * paragraph as soon as it is complete instead; `fill` waits for full windows only.
  *
  * Runs in O(n) overall: every character is scanned once (plus a bounded rescan of the remainder
  * after each emitted block), and the scanner keeps the best candidate of each kind as it goes.
@@ -112,6 +133,8 @@ export class BlockChunker {
   readonly #scanner: BreakScanner;
   readonly #scanLimit: number;
   readonly #parenAware: boolean;
+  /** End a block at the first preferred break past minChars without waiting for a full window. */
+  readonly #eager: boolean;
   readonly #text = (): string => this.#buf;
 
   constructor(options: BlockChunkerOptions) {
@@ -123,11 +146,13 @@ export class BlockChunker {
       : "paragraph";
     this.chunkMode = options.chunkMode === "newline" ? "newline" : "length";
     this.#parenAware = options.keepParenthesesWhole === true;
+    this.#eager = options.fill !== true && this.chunkMode === "length";
     this.#scanLimit = this.maxChars + SCAN_AHEAD;
     this.#scanner = new BreakScanner({
       maxChars: this.maxChars,
       trackBoundaries: this.chunkMode === "newline",
       parenAware: this.#parenAware,
+      firstFrom: this.minChars,
     });
   }
 
@@ -205,25 +230,28 @@ export class BlockChunker {
     if (scanner.scanned < target) scanner.scan(this.#buf, scanner.scanned, target, this.#text);
   }
 
+  /** True while the buffer is shorter than the window a pick looks at (more text may change it). */
+  #windowOpen(): boolean {
+    return this.#size() < this.#scanLimit;
+  }
+
   #drain(force: boolean): readonly string[] {
     if (this.#buf.length === 0) return NOTHING;
-    if (!force && this.chunkMode === "length" && this.#size() < this.minChars) return NOTHING;
+    if (!force && this.chunkMode === "length" && this.#size() <= this.minChars) return NOTHING;
     const out: string[] = [];
     if (this.chunkMode === "newline" && !force) {
       this.#drainParagraphs(out);
       return out;
     }
     while (this.#buf.length > 0) {
-      if (!force && this.#size() < this.minChars) break;
       if (force && this.#size() <= this.maxChars) {
         if (!isBlank(this.#buf)) out.push(this.#buf);
         this.#replace("");
         break;
       }
-      const choice = this.#pick(force);
+      const choice = this.#firstPreferred() ?? (force || !this.#windowOpen() ? this.#pick(force) : null);
       if (choice === null) break;
-      if (!this.#emit(choice, out)) continue;
-      if (!force && this.#size() < this.maxChars) break;
+      this.#emit(choice, out);
     }
     return out;
   }
@@ -248,11 +276,25 @@ export class BlockChunker {
         this.#replace(rest, true);
         continue;
       }
-      if (this.#size() < this.maxChars) return;
+      if (this.#windowOpen()) return;
       const choice = this.#pick(false, 1);
       if (choice === null) return;
       this.#emit(choice, out);
     }
+  }
+
+  /** The first break of the preferred kind at or after minChars (unless filling), or null. */
+  #firstPreferred(): BreakChoice | null {
+    if (!this.#eager || this.#size() <= this.minChars) return null;
+    this.#ensureScanned();
+    const scanner = this.#scanner;
+    const index =
+      this.breakPreference === "paragraph"
+        ? scanner.firstParagraph
+        : this.breakPreference === "newline"
+          ? scanner.firstNl
+          : scanner.firstSentence;
+    return index >= 0 ? { index } : null;
   }
 
   /** The full break pick over the window [0, maxChars) with candidates at or after minChars. */
@@ -305,24 +347,22 @@ export class BlockChunker {
     return at - 1 >= floor && isHighSurrogate(this.#buf.charCodeAt(at - 1)) ? at - 1 : at;
   }
 
-  /** Emits buf[0:index]; returns false when that was blank (dropped, nothing emitted). */
-  #emit(choice: BreakChoice, out: string[]): boolean {
+  /**
+   * Emits buf[0:index] (a blank block is dropped). The rest starts after the break as after any
+   * break, so a dropped blank block takes no text that a later delta would have kept.
+   */
+  #emit(choice: BreakChoice, out: string[]): void {
     const buf = this.#buf;
     const index = choice.index;
     const block = buf.slice(0, index);
-    if (isBlank(block)) {
-      this.#replace(buf.slice(index).trimStart(), true);
-      return false;
-    }
     const fence = choice.fence;
     if (fence !== undefined) {
       out.push(block + (block.charCodeAt(block.length - 1) === LF ? "" : "\n") + fence.close);
       this.#replace(`${fence.openLine}\n${buf.slice(index)}`);
-      return true;
+      return;
     }
-    out.push(block);
+    if (!isBlank(block)) out.push(block);
     const next = index < buf.length && isWhitespaceCode(buf.charCodeAt(index)) ? index + 1 : index;
     this.#replace(stripLeadingNewlines(buf.slice(next)), true);
-    return true;
   }
 }

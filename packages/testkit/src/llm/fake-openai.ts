@@ -161,6 +161,8 @@ async function handleChatCompletion(ctx: ExchangeContext): Promise<void> {
     if (ctx.signal.aborted) return;
     if ("delayMs" in step) {
       if (!(await ctx.sleep(step.delayMs))) return;
+    } else if ("until" in step) {
+      if (!(await ctx.hold(step.until))) return;
     } else if ("text" in step) {
       if (!start()) return;
       outputChars += step.text.length;

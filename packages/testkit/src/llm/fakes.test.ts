@@ -95,6 +95,38 @@ describe("startFakeOpenAI", () => {
     expect(ok.choices[0].message.content).toBe("from responder");
   });
 
+  it("an until step holds the stream until the test opens the gate", async () => {
+    let openGate: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const fake = await open(startFakeOpenAI({ script: [[{ text: "before " }, { until: gate }, { text: "after" }]] }));
+    const res = await post(`${fake.baseUrl}/chat/completions`, { model: "m", stream: true, messages: [] });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = "";
+    while (!seen.includes("before ")) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error("the stream ended at the gate");
+      seen += decoder.decode(value, { stream: true });
+    }
+    expect(seen).not.toContain("after");
+    expect(fake.lastRequest()!.outcome).toBeUndefined();
+    openGate();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen += decoder.decode(value, { stream: true });
+    }
+    const text = sse(seen)
+      .filter((r) => r.data !== "[DONE]")
+      .map((r) => JSON.parse(r.data).choices[0]?.delta?.content ?? "")
+      .join("");
+    expect(text).toBe("before after");
+    await fake.idle();
+    expect(fake.lastRequest()!.outcome).toBe("completed");
+  });
+
   it("close() ends streams that are still open", async () => {
     const fake = await open(startFakeOpenAI({ script: [[{ text: "start" }, { delayMs: 60_000 }]] }));
     const res = await post(`${fake.baseUrl}/chat/completions`, { model: "m", stream: true, messages: [] });

@@ -13,6 +13,8 @@ export interface ExchangeContext {
   signal: AbortSignal;
   /** Waits `ms` unless the exchange is cut short; resolves false if it was. */
   sleep(ms: number): Promise<boolean>;
+  /** Waits until `gate` settles unless the exchange is cut short; resolves false if it was. */
+  hold(gate: PromiseLike<unknown>): Promise<boolean>;
   /** Writes raw bytes unless the connection is gone; returns false if it is. */
   write(chunk: string): boolean;
   /** Takes the next scripted turn, or asks the responder. */
@@ -125,6 +127,17 @@ export async function startFakeServer(handler: ProtocolHandler, userOptions: Fak
             resolve(false);
           };
           signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      hold: (gate: PromiseLike<unknown>) =>
+        new Promise<boolean>((resolve) => {
+          if (signal.aborted) return resolve(false);
+          const onAbort = () => resolve(false);
+          signal.addEventListener("abort", onAbort, { once: true });
+          const settle = () => {
+            signal.removeEventListener("abort", onAbort);
+            resolve(!signal.aborted);
+          };
+          Promise.resolve(gate).then(settle, settle);
         }),
       write: (chunk: string) => {
         if (signal.aborted || res.destroyed || res.writableEnded) return false;

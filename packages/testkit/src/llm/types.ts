@@ -31,6 +31,12 @@ export type FakeStep =
   | { toolCall: { name: string; arguments?: unknown; id?: string } }
   /** Waits before the next step (a slow model). Cut short when the client goes away. */
   | { delayMs: number }
+  /**
+   * Holds the response here until the promise settles (a gate the test opens, e.g. once it has
+   * seen what the client did with the text so far); a rejection counts as settling. Cut short
+   * when the client goes away.
+   */
+  | { until: PromiseLike<unknown> }
   /** Answers with an HTTP error if nothing was sent yet; otherwise sends the platform's in-stream error event and ends. */
   | { error: FakeErrorSpec }
   /** Drops the TCP connection right here, without a terminating event. */

@@ -68,6 +68,8 @@ function analyze(buf: string, finalized: boolean): Analysis {
 }
 
 const isWs = (ch: string | undefined): boolean => ch !== undefined && /\s/.test(ch);
+/** While more text may come, a pick waits for maxChars plus this many characters (the full window). */
+const LOOKAHEAD = 8;
 
 export class NaiveChunker {
   readonly min: number;
@@ -75,13 +77,16 @@ export class NaiveChunker {
   buf = "";
   afterBreak = false;
 
+  readonly fill: boolean;
+
   constructor(
-    options: { minChars: number; maxChars: number; textChunkLimit?: number },
+    options: { minChars: number; maxChars: number; textChunkLimit?: number; fill?: boolean },
     readonly preference: "paragraph" | "newline" | "sentence",
     readonly paragraphMode: boolean,
   ) {
     this.max = Math.min(Math.floor(options.maxChars), options.textChunkLimit ?? Infinity);
     this.min = Math.min(Math.floor(options.minChars), this.max);
+    this.fill = options.fill === true;
   }
 
   push(delta: string): string[] {
@@ -111,7 +116,7 @@ export class NaiveChunker {
           this.afterBreak = rest === "";
           continue;
         }
-        if (this.buf.length < this.max) break;
+        if (this.buf.length < this.max + LOOKAHEAD) break;
         const choice = this.pick(false, 1);
         if (choice === null) break;
         this.emit(choice, out);
@@ -119,17 +124,16 @@ export class NaiveChunker {
       return out;
     }
     while (this.buf.length > 0) {
-      if (!force && this.buf.length < this.min) break;
       if (force && this.buf.length <= this.max) {
         if (this.buf.trim()) out.push(this.buf);
         this.buf = "";
         this.afterBreak = false;
         break;
       }
-      const choice = this.pick(force);
+      const windowFull = force || this.buf.length >= this.max + LOOKAHEAD;
+      const choice = (this.fill || this.paragraphMode ? null : this.firstPreferred()) ?? (windowFull ? this.pick(force) : null);
       if (choice === null) break;
-      if (!this.emit(choice, out)) continue;
-      if (!force && this.buf.length < this.max) break;
+      this.emit(choice, out);
     }
     return out;
   }
@@ -149,6 +153,25 @@ export class NaiveChunker {
       if (buf[e] === "\n" && this.safe(a, e)) return { at: b, end: e + 1 };
     }
     return null;
+  }
+
+  /** The first break of the preferred kind at or after min, complete and fence-safe. */
+  private firstPreferred(): { index: number } | null {
+    const buf = this.buf;
+    const a = analyze(buf, false);
+    const ok = (i: number) => this.safe(a, i);
+    const { min, max } = this;
+    let at: number;
+    if (this.preference === "paragraph")
+      at = this.firstWhere(min, max - 2, (i) => buf[i] === "\n" && buf[i + 1] === "\n" && ok(i) && ok(i + 1));
+    else if (this.preference === "newline") at = this.firstWhere(min, max - 1, (i) => buf[i] === "\n" && ok(i));
+    else at = this.firstWhere(min + 1, max, (i) => isWs(buf[i]) && /[.!?]/.test(buf[i - 1] ?? "") && ok(i));
+    return at >= 0 ? { index: at } : null;
+  }
+
+  private firstWhere(from: number, to: number, test: (i: number) => boolean): number {
+    for (let i = from; i <= Math.min(to, this.buf.length - 1); i++) if (test(i)) return i;
+    return -1;
   }
 
   private lastWhere(from: number, to: number, test: (i: number) => boolean): number {
@@ -194,23 +217,17 @@ export class NaiveChunker {
     return { index: cut(max, 1) };
   }
 
-  private emit(choice: { index: number; fence?: Span }, out: string[]): boolean {
+  private emit(choice: { index: number; fence?: Span }, out: string[]): void {
     const buf = this.buf;
     const block = buf.slice(0, choice.index);
-    if (!block.trim()) {
-      this.buf = buf.slice(choice.index).trimStart();
-      this.afterBreak = this.buf === "";
-      return false;
-    }
     if (choice.fence) {
       out.push(block + (block.endsWith("\n") ? "" : "\n") + choice.fence.close);
       this.buf = `${choice.fence.openLine}\n${buf.slice(choice.index)}`;
-      return true;
+      return;
     }
-    out.push(block);
+    if (block.trim()) out.push(block);
     const next = isWs(buf[choice.index]) ? choice.index + 1 : choice.index;
     this.buf = buf.slice(next).replace(/^\n+/, "");
     this.afterBreak = this.buf === "";
-    return true;
   }
 }
