@@ -4,7 +4,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import telegramPlugin from "@openclaw/telegram";
 import type { FakeModelServer, FakeTelegram } from "@openclaw/testkit";
-import { silentLogger, startGateway, type Gateway } from "../../src/gateway/index.js";
+import { startGatewayProcess as startGateway } from "../../src/app/index.js";
+import { silentLogger, type Gateway } from "../../src/gateway/index.js";
 
 export interface TelegramGatewayOptions {
   /** The state directory (openclaw.json is written there). */
