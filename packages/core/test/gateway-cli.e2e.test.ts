@@ -121,6 +121,6 @@ it("openclaw gateway refuses to start when a configured channel's plugin is not 
   const run = await runCli(["gateway", "--port", "0"], { home });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("channels.telegram");
-  expect(run.stderr).toContain("openclaw plugins install @openclaw/telegram");
+  expect(run.stderr).toContain("openclaw plugins install telegram`");
   expect(run.stderr).not.toContain("listening");
 });

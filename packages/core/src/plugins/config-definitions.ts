@@ -11,8 +11,9 @@ export interface PluginConfigResult {
   set: PluginSet;
   /**
    * Config definitions of the active plugins (they replace built-in ones with the same id), plus
-   * a permissive stand-in for each channel of an installed but inactive plugin, so its config is
-   * reported as "plugin turned off" (see `missing`) rather than as an unknown channel.
+   * a permissive stand-in for each channel of an installed plugin that is inactive or whose
+   * config module failed to import, so its config is reported as "plugin turned off" (see
+   * `missing`) or by the import error (see `errors`), not as an unknown channel.
    */
   definitions: ChannelConfigDefinition[];
   /** Broken manifests, incompatible SDK ranges, duplicate channels, failed `configEntry` imports. */
@@ -33,7 +34,10 @@ export async function resolvePluginConfig(options: ResolvePluginsOptions): Promi
   const { definitions, problems } = await collectChannelConfigDefinitions(set.plugins);
   const all = [...set.problems, ...problems];
   const covered = new Set([...BUILTIN_CHANNELS.map((d) => d.id), ...definitions.map((d) => d.id)]);
-  for (const plugin of set.plugins.filter((p) => !p.active)) {
+  // A plugin whose config module failed to import is installed: its error says so, and its
+  // channel's settings must not be reported as an unknown channel as well.
+  const failed = new Set(problems.map((p) => p.pluginId));
+  for (const plugin of set.plugins.filter((p) => !p.active || failed.has(p.id))) {
     for (const channel of plugin.manifest.channels) {
       if (covered.has(channel)) continue;
       covered.add(channel);

@@ -5,17 +5,29 @@ export interface NpmRun {
   output: string;
 }
 
-/** Flags every npm call into the extensions prefix uses: no dev deps, no peer auto-install, quiet. */
-export const NPM_INSTALL_FLAGS = ["--omit=dev", "--legacy-peer-deps", "--no-audit", "--no-fund", "--no-update-notifier"] as const;
+/** Flags that keep npm to the point: no audit, funding or update notices. */
+export const NPM_QUIET_FLAGS = ["--no-audit", "--no-fund", "--no-update-notifier"] as const;
+
+/**
+ * Flags every npm install or uninstall in the extensions prefix uses: no dev dependencies, no
+ * automatic peer dependencies (the host provides the SDK and zod), and `--install-links`, so a
+ * `file:` folder dependency (left by an older release) is copied, never turned into a link.
+ */
+export const NPM_INSTALL_FLAGS = ["--omit=dev", "--legacy-peer-deps", "--install-links", ...NPM_QUIET_FLAGS] as const;
+
+export interface NpmOptions {
+  /** The npm executable; default `npm` from PATH. */
+  npm?: string;
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  onOutput?: (text: string) => void;
+}
 
 /**
  * Runs npm with `args`, streaming its output to `onOutput` and collecting it. Resolves with the
  * exit code (never rejects for a failing npm; rejects only when npm cannot be started).
  */
-export function runNpm(
-  args: readonly string[],
-  options: { npm?: string; cwd: string; env?: NodeJS.ProcessEnv; onOutput?: (text: string) => void },
-): Promise<NpmRun> {
+export function runNpm(args: readonly string[], options: NpmOptions): Promise<NpmRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.npm ?? "npm", args, {
       cwd: options.cwd,
