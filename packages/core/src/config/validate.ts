@@ -115,7 +115,7 @@ function problemsFromIssues(
             kind: "invalid",
             path: where,
             message: `no channel named "${key}" is known.`,
-            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <package>\`).`,
+            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <its folder or .tgz tarball>\`; \`openclaw plugins list\` shows what is installed).`,
           });
           continue;
         }

@@ -52,7 +52,8 @@ function pluginLogger(prefix: string, log: GatewayLogger): PluginLogger {
  * Runs one account: resolves its config, builds its outbound side, then keeps `plugin.start`
  * running until stopped, restarting it with exponential backoff when it rejects or returns
  * early. An `AccountConfigError` (from `resolveAccount` or `start`) marks the account `error`
- * and is not retried: the config must change first.
+ * and is not retried: the config is read once at start, so the fix takes effect when the
+ * gateway is restarted.
  */
 export class AccountRunner {
   readonly channel: string;
