@@ -20,7 +20,7 @@ import { linkHostPackages } from "./host-links.js";
 import { type InstallSource, resolveInstallSource } from "./install-source.js";
 import { readPluginPackage } from "./manifest.js";
 import { packageField, readPackageJson } from "./package-json.js";
-import { NPM_INSTALL_FLAGS, NPM_QUIET_FLAGS, runNpm, type NpmOptions } from "./npm.js";
+import { NPM_INSTALL_FLAGS, NPM_QUIET_FLAGS, npmFailure, runNpm, type NpmOptions } from "./npm.js";
 import { clearPluginCache, incompatibleMessage } from "./resolve.js";
 import { checkSdkRange } from "./semver.js";
 import type { DiscoveredPlugin } from "./types.js";
@@ -106,7 +106,7 @@ async function packFolder(extDir: string, dir: string, npm: NpmOptions): Promise
     const run = await runNpm(["pack", dir, "--pack-destination", tmp, "--ignore-scripts", "--loglevel=warn", ...NPM_QUIET_FLAGS], npm);
     const tarball = (await readdir(tmp)).find((n) => n.endsWith(".tgz"));
     if (run.code !== 0 || !tarball) {
-      throw new UserError(`npm could not pack ${dir} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`);
+      throw npmFailure(`pack ${dir}`, run);
     }
     return await keepTarball(extDir, path.join(tmp, tarball));
   } finally {
@@ -185,14 +185,10 @@ async function installAndCheck(state: InstallState): Promise<InstallPluginResult
       : source.kind === "tarball"
         ? await keepTarball(extDir, source.file)
         : await packFolder(extDir, source.dir, npm);
-  const run = await runNpm(["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS, target], npm).catch((err: Error) => {
-    throw new UserError(`Could not run npm (${err.message}); OpenClaw installs plugins with npm, so install Node.js's npm and try again.`);
-  });
+  const run = await runNpm(["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS, target], npm);
   if (run.code !== 0) {
     await linkHostPackages(extDir);
-    throw new UserError(
-      `npm could not install ${options.spec} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`,
-    );
+    throw npmFailure(`install ${options.spec}`, run);
   }
   const after = (await readExtensionsManifest(extDir)).dependencies;
   const name = installedName(before, after, expected, target);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { UserError } from "../config/index.js";
 
 export interface NpmRun {
   code: number;
@@ -25,7 +26,7 @@ export interface NpmOptions {
 
 /**
  * Runs npm with `args`, streaming its output to `onOutput` and collecting it. Resolves with the
- * exit code (never rejects for a failing npm; rejects only when npm cannot be started).
+ * exit code (never rejects for a failing npm); rejects with a UserError when npm cannot be started.
  */
 export function runNpm(args: readonly string[], options: NpmOptions): Promise<NpmRun> {
   return new Promise((resolve, reject) => {
@@ -42,7 +43,18 @@ export function runNpm(args: readonly string[], options: NpmOptions): Promise<Np
     };
     child.stdout.setEncoding("utf8").on("data", collect);
     child.stderr.setEncoding("utf8").on("data", collect);
-    child.on("error", reject);
+    child.on("error", (err) =>
+      reject(
+        new UserError(
+          `Could not run npm (${err.message}); OpenClaw installs and removes plugins with npm, so install Node.js's npm and try again.`,
+        ),
+      ),
+    );
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
+}
+
+/** The UserError for an npm run that failed: what it was doing, the exit code and npm's last lines. */
+export function npmFailure(what: string, run: NpmRun): UserError {
+  return new UserError(`npm could not ${what} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`);
 }

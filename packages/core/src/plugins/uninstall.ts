@@ -3,7 +3,7 @@ import { UserError, type OpenClawPaths } from "../config/index.js";
 import { extensionsDir, prunePackedTarballs, readExtensionsManifest, writeInstallRecord } from "./extensions-store.js";
 import { linkHostPackages } from "./host-links.js";
 import { readPluginPackage } from "./manifest.js";
-import { NPM_INSTALL_FLAGS, runNpm } from "./npm.js";
+import { NPM_INSTALL_FLAGS, npmFailure, runNpm } from "./npm.js";
 import { readPluginSettings } from "./policy.js";
 import { clearPluginCache, resolvePlugins } from "./resolve.js";
 
@@ -136,18 +136,10 @@ export async function uninstallPlugin(options: UninstallPluginOptions): Promise<
     ...(options.npm ? { npm: options.npm } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-  }).catch((err: Error) => {
-    throw new UserError(
-      `Could not run npm (${err.message}); OpenClaw manages installed plugins with npm, so install Node.js's npm and try again.`,
-    );
   });
   // Whatever npm did, the other plugins need the host's SDK and zod back.
   await linkHostPackages(extDir);
-  if (run.code !== 0) {
-    throw new UserError(
-      `npm could not uninstall ${removed.packageName} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`,
-    );
-  }
+  if (run.code !== 0) throw npmFailure(`uninstall ${removed.packageName}`, run);
   await writeInstallRecord(extDir, removed.packageName, undefined);
   await prunePackedTarballs(extDir);
   clearPluginCache();
