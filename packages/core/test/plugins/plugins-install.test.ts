@@ -173,6 +173,18 @@ describe("first-party channels by short name", () => {
     expect(missing.stderr).toContain("Update it (`git pull`) and build it (`bash scripts/bootstrap.sh`)");
     expect(existsSync(h.ext)).toBe(false);
 
+    // A folder that is there but not built yet.
+    const whatsapp = path.join(checkout.root, "extensions", "whatsapp");
+    cpSync(path.join(checkout.root, "extensions", "telegram"), whatsapp, { recursive: true });
+    const manifest = JSON.parse(readFileSync(path.join(whatsapp, "package.json"), "utf8"));
+    writeFileSync(path.join(whatsapp, "package.json"), JSON.stringify({ ...manifest, name: "@openclaw/whatsapp" }));
+    rmSync(path.join(whatsapp, "index.js"));
+    const unbuilt = await checkout.cli("plugins", "install", "whatsapp");
+    expect(unbuilt.code).toBe(1);
+    expect(unbuilt.stderr).toContain(`${whatsapp} cannot be installed:`);
+    expect(unbuilt.stderr).toContain('openclaw.plugin.entry "./index.js" does not exist (is the plugin built?)');
+    expect(unbuilt.stderr).toContain("Fix: build it with `pnpm --filter @openclaw/whatsapp build` in the checkout. Nothing was installed.");
+
     const install = await checkout.cli("plugins", "install", "telegram");
     expect(install.code, install.stderr).toBe(0);
     expect(install.stdout).toContain(

@@ -158,9 +158,8 @@ export async function listPluginsCommand(ctx: CliContext, opts: { json?: boolean
 export async function installPluginCommand(ctx: CliContext, spec: string): Promise<void> {
   const paths = ctx.paths();
   const result = await installPlugin({ paths, spec, onOutput: (text) => ctx.stderr.write(text) });
-  const { plugin } = result;
+  const { plugin, record } = result;
   for (const w of result.warnings) writeLine(ctx.stderr, `Warning: ${w}`);
-  const { record } = result;
   const from =
     record.kind === "registry"
       ? ""
