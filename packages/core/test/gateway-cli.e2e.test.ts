@@ -1,7 +1,7 @@
 // The built CLI end to end: `openclaw gateway --port 0` in its own process, `openclaw status`
 // and `openclaw channels status` against it, a turn over the control API, then SIGTERM.
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startFakeOpenAI, type FakeModelServer } from "@openclaw/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -93,7 +93,6 @@ it("openclaw gateway --port 0 serves status and a streamed turn, and exits 0 on 
 
   // A turn over the control API streams back, with the token the gateway generated.
   fake.enqueue([{ text: "Streaming works." }]);
-  const { readFileSync } = await import("node:fs");
   const token = readFileSync(path.join(home, ".openclaw", "gateway.token"), "utf8").trim();
   const client = await GatewayClient.connect(`ws://127.0.0.1:${gw.port}/`, { token });
   const events: { type: string; text?: string }[] = [];
@@ -116,11 +115,45 @@ it("openclaw gateway --port 0 serves status and a streamed turn, and exits 0 on 
   expect(gw.stderr()).toContain("gateway stopped");
 }, 30_000);
 
+it("without --url, status, channels status and agent find a gateway started on another port through <stateDir>/gateway.json", async () => {
+  const record = path.join(home, ".openclaw", "gateway.json");
+  const gw = await startGatewayProcess(); // --port 0: a free port, never the default
+  expect(gw.port).not.toBe(18789);
+  expect(JSON.parse(readFileSync(record, "utf8"))).toMatchObject({ pid: child!.pid, port: gw.port, bind: "loopback" });
+
+  const channels = await runCli(["channels", "status", "--json"], { home });
+  expect(channels.code, channels.stderr).toBe(0);
+  expect(JSON.parse(channels.stdout)).toEqual({ channels: [] });
+  const status = await runCli(["status", "--json"], { home });
+  expect(status.code, status.stderr).toBe(0);
+  expect(JSON.parse(status.stdout).gateway).toMatchObject({ port: gw.port, pid: child!.pid });
+  fake.enqueue([{ text: "Found you." }]);
+  const agent = await runCli(["agent", "-m", "hello"], { home });
+  expect(agent.code, agent.stderr).toBe(0);
+  expect(agent.stdout).toContain("Found you.");
+
+  child!.kill("SIGTERM");
+  expect(await gw.exited).toBe(0);
+  expect(existsSync(record)).toBe(false); // removed on a clean stop
+}, 30_000);
+
+it("a record left by a gateway that is gone is ignored", async () => {
+  const exited = spawnSync(process.execPath, ["-e", ""]).pid;
+  writeFileSync(path.join(home, ".openclaw", "gateway.json"), JSON.stringify({ pid: exited, port: 9, bind: "loopback", startedAt: 1 }));
+  const config = JSON.parse(readFileSync(path.join(home, ".openclaw", "openclaw.json"), "utf8"));
+  writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ ...config, gateway: { port: 1 } }));
+  const run = await runCli(["channels", "status"], { home });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain(
+    `No gateway is running at ws://127.0.0.1:1/ (none is recorded as running in ${path.join(home, ".openclaw", "gateway.json")}).`,
+  );
+});
+
 it("openclaw gateway refuses to start when a configured channel's plugin is not installed", async () => {
   writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ channels: { telegram: { botToken: "123456:ABCDEF" } } }));
   const run = await runCli(["gateway", "--port", "0"], { home });
   expect(run.code).toBe(1);
   expect(run.stderr).toContain("channels.telegram");
-  expect(run.stderr).toContain("openclaw plugins install @openclaw/telegram");
+  expect(run.stderr).toContain("openclaw plugins install telegram`");
   expect(run.stderr).not.toContain("listening");
 });

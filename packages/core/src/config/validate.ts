@@ -101,7 +101,7 @@ function problemsFromIssues(
   let jsonSchema: unknown;
   const schemaJson = () => (jsonSchema ??= z.toJSONSchema(registry.schema, { io: "input", unrepresentable: "any" }));
   const isLegacy = (path: readonly PropertyKey[]) => legacy.some((f) => startsWith(path, f.path));
-  const channelIds = [...registry.channels.map((c) => c.id), ...registry.uninstalled.map((c) => c.id)];
+  const channelIds = registry.channels.map((c) => c.id);
 
   for (const issue of issues) {
     const path = issue.path as PropertyKey[];
@@ -115,7 +115,7 @@ function problemsFromIssues(
             kind: "invalid",
             path: where,
             message: `no channel named "${key}" is known.`,
-            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <folder or tarball>\`).`,
+            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <its folder or .tgz tarball>\`; \`openclaw plugins list\` shows what is installed).`,
           });
           continue;
         }

@@ -54,8 +54,9 @@ function pluginLogger(prefix: string, log: GatewayLogger): PluginLogger {
  * Runs one account: resolves its config, then keeps a session connected (`plugin.connect`) until
  * stopped, connecting again with exponential backoff when `connect` rejects or the session's
  * `closed` settles early. An `AccountConfigError` (from `resolveAccount`, `connect` or `closed`)
- * marks the account `error` and is not retried: the config must change first. Sends made while
- * the account reconnects wait for the next session (see `sessionOutbound`).
+ * marks the account `error` and is not retried: the config is read once at start, so the fix takes
+ * effect when the gateway is restarted. Sends made while the account reconnects wait for the
+ * next session (see `sessionOutbound`).
  */
 export class AccountRunner {
   readonly channel: string;

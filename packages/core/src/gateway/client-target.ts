@@ -1,12 +1,15 @@
 import type { OpenClawPaths } from "../config/index.js";
 import { readConfigSource, resolveConfigSource } from "../config/index.js";
 import { DEFAULT_GATEWAY_PORT, type GatewayConfigView } from "./settings.js";
+import { readLiveGatewayRecord } from "./run-record.js";
 import { readGatewayTokenFile } from "./token-file.js";
 
 /** Where a CLI command finds the running gateway, and how it authenticates. */
 export interface GatewayClientTarget {
   url: string;
   token?: string;
+  /** Where the URL came from: `--url`, the environment, the running gateway's record, the config, or the default. */
+  urlSource: "flag" | "env" | "record" | "config" | "default";
 }
 
 /**
@@ -27,7 +30,8 @@ async function readGatewayBlock(paths: OpenClawPaths, env: NodeJS.ProcessEnv): P
 /**
  * The gateway a CLI command talks to:
  * - URL: `--url` > `OPENCLAW_GATEWAY_URL` > `ws://127.0.0.1:<port>` with port from
- *   `OPENCLAW_GATEWAY_PORT` > `gateway.port` > 18789;
+ *   `OPENCLAW_GATEWAY_PORT` > the running gateway's `<stateDir>/gateway.json` (ignored when its
+ *   pid is not alive) > `gateway.port` > 18789;
  * - token (same order as the gateway): `--token` > `gateway.auth.token` > `OPENCLAW_GATEWAY_TOKEN`
  *   > `<stateDir>/gateway.token`; none when nothing is set.
  */
@@ -39,19 +43,25 @@ export async function resolveGatewayClientTarget(input: {
 }): Promise<GatewayClientTarget> {
   const env = input.env ?? process.env;
   const config = await readGatewayBlock(input.paths, env);
-  let url = input.url ?? (env.OPENCLAW_GATEWAY_URL || undefined);
-  if (!url) {
-    const envPort = env.OPENCLAW_GATEWAY_PORT?.trim();
-    const port =
-      envPort && /^\d+$/.test(envPort)
-        ? Number(envPort)
-        : typeof config.gateway?.port === "number"
-          ? config.gateway.port
-          : DEFAULT_GATEWAY_PORT;
-    url = `ws://127.0.0.1:${port}/`;
-  }
+  const { url, urlSource } = clientUrl(input, env, config);
   const configToken =
     typeof config.gateway?.auth?.token === "string" && config.gateway.auth.token !== "" ? config.gateway.auth.token : undefined;
   const token = input.token ?? configToken ?? (env.OPENCLAW_GATEWAY_TOKEN || undefined) ?? readGatewayTokenFile(input.paths.stateDir);
-  return token !== undefined ? { url, token } : { url };
+  return token !== undefined ? { url, token, urlSource } : { url, urlSource };
+}
+
+function clientUrl(
+  input: { paths: OpenClawPaths; url?: string },
+  env: NodeJS.ProcessEnv,
+  config: GatewayConfigView,
+): Pick<GatewayClientTarget, "url" | "urlSource"> {
+  if (input.url) return { url: input.url, urlSource: "flag" };
+  if (env.OPENCLAW_GATEWAY_URL) return { url: env.OPENCLAW_GATEWAY_URL, urlSource: "env" };
+  const local = (port: number) => `ws://127.0.0.1:${port}/`;
+  const envPort = env.OPENCLAW_GATEWAY_PORT?.trim();
+  if (envPort && /^\d+$/.test(envPort)) return { url: local(Number(envPort)), urlSource: "env" };
+  const running = readLiveGatewayRecord(input.paths.stateDir);
+  if (running) return { url: local(running.port), urlSource: "record" };
+  if (typeof config.gateway?.port === "number") return { url: local(config.gateway.port), urlSource: "config" };
+  return { url: local(DEFAULT_GATEWAY_PORT), urlSource: "default" };
 }

@@ -2,6 +2,7 @@ import type { OpenClawPaths } from "../config/index.js";
 import { UserError } from "../config/index.js";
 import { GatewayClient, GatewayRequestError, GatewayUnavailableError } from "./client.js";
 import { resolveGatewayClientTarget } from "./client-target.js";
+import { gatewayRecordPath } from "./run-record.js";
 
 /**
  * Connects a CLI command to the running gateway (see `resolveGatewayClientTarget` for where the
@@ -23,9 +24,13 @@ export async function connectToGateway(input: {
     });
   } catch (err) {
     if (err instanceof GatewayUnavailableError) {
+      const record =
+        target.urlSource === "record"
+          ? ` (the gateway recorded in ${gatewayRecordPath(input.paths.stateDir)} does not answer)`
+          : ` (none is recorded as running in ${gatewayRecordPath(input.paths.stateDir)})`;
       throw new UserError(
-        `No gateway is running at ${target.url}. Start it with \`openclaw gateway\` (it runs in the foreground; ` +
-          `add --port if you use another port), or point at it with --url / OPENCLAW_GATEWAY_URL.`,
+        `No gateway is running at ${target.url}${target.urlSource === "flag" || target.urlSource === "env" ? "" : record}. ` +
+          "Start it with `openclaw gateway` (it runs in the foreground), or point at it with --url / OPENCLAW_GATEWAY_URL.",
         1,
       );
     }

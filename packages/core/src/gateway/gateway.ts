@@ -15,6 +15,7 @@ import { assertChannelPluginsPresent, discoverChannelPlugins } from "./plugin-so
 import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./protocol.js";
 import { bindHost, resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } from "./settings.js";
 import { loadStartupConfig, readRawConfig } from "./startup-config.js";
+import { removeGatewayRecord, writeGatewayRecord } from "./run-record.js";
 import { gatewayTokenPath } from "./token-file.js";
 import type { AccountHandle, Gateway, GatewayOptions, InboundPipeline } from "./types.js";
 import { gatewayVersion } from "./version.js";
@@ -27,8 +28,9 @@ import { gatewayVersion } from "./version.js";
  * 3. refuses a configured channel whose plugin is missing, and a non-loopback bind without auth;
  * 4. opens the state database, the AgentRuntime (session stores) and the MessageQueue, and
  *    imports legacy JSON sessions;
- * 5. listens (HTTP `GET /health` + the WebSocket control API), then starts every enabled account
- *    of every configured channel.
+ * 5. listens (HTTP `GET /health` + the WebSocket control API), records its pid and port in
+ *    `<stateDir>/gateway.json` (removed again when it stops) for the CLI, then starts every
+ *    enabled account of every configured channel.
  * Every failure is a UserError with the fix; whatever was opened is closed again.
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
@@ -156,6 +158,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       throw err;
     }
     cleanup.push(() => server.close());
+    // Clients (`openclaw status`, `channels status`, `agent`) find this port in the record.
+    const listening = actualPort;
+    writeGatewayRecord(paths.stateDir, { pid: process.pid, port: listening, bind, startedAt });
+    cleanup.push(() => removeGatewayRecord(paths.stateDir, process.pid, listening));
     const url = `ws://${bind === "lan" ? "127.0.0.1" : host}:${actualPort}/`;
     log.info(`listening on ws://${host}:${actualPort} (bind ${bind}, auth ${auth.mode}; health: http://${host}:${actualPort}/health)`);
 

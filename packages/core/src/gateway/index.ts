@@ -38,6 +38,7 @@ export {
   type GatewayConfigView,
 } from "./settings.js";
 export { gatewayTokenPath, readGatewayTokenFile, ensureGatewayTokenFile } from "./token-file.js";
+export { gatewayRecordPath, readLiveGatewayRecord, type GatewayRunRecord } from "./run-record.js";
 export { redactSecrets, isSecretKey, REDACTED } from "./redact.js";
 export {
   PROTOCOL_VERSION,

@@ -201,7 +201,7 @@ describe("start-up", () => {
     );
     const err = await startGateway({ paths: missing.paths, port: 0, env: {}, plugins: [], log: missing.log }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
-    expect((err as Error).message).toContain("openclaw plugins install @openclaw/telegram");
+    expect((err as Error).message).toContain("openclaw plugins install telegram`");
   });
 
   it("imports legacy JSON sessions into the store at start", async () => {

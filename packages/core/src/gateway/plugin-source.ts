@@ -1,6 +1,6 @@
 import type { ChannelPlugin } from "@openclaw/plugin-sdk";
-import { FIRST_PARTY_CHANNELS, UserError } from "../config/index.js";
-import { loadChannelPlugins, missingChannelPlugins, resolvePlugins } from "../plugins/index.js";
+import { UserError } from "../config/index.js";
+import { loadChannelPlugins, notInstalledMessage, missingChannelPlugins, resolvePlugins } from "../plugins/index.js";
 import type { PluginDiscovery } from "./types.js";
 
 /**
@@ -50,10 +50,7 @@ export function assertChannelPluginsPresent(
   const loaded = new Set(plugins.map((p) => p.id));
   const missing = configuredChannelIds(config).filter((id) => !loaded.has(id));
   if (missing.length === 0) return;
-  const lines = missing.map((id) => {
-    const pkg = FIRST_PARTY_CHANNELS.find((def) => def.id === id)?.packageName;
-    return `  - channels.${id} is configured but no plugin provides it; install it with \`openclaw plugins install ${pkg ?? "<package>"}\``;
-  });
+  const lines = missing.map((id) => `  - ${notInstalledMessage(id)}`);
   throw new UserError(
     [
       `The gateway cannot start: ${configPath} configures channel${missing.length === 1 ? "" : "s"} without a working plugin:`,

@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Backoff } from "./backoff.js";
 import { resolveGatewayClientTarget } from "./client-target.js";
 import { isSecretKey, redactSecrets } from "./redact.js";
+import { gatewayRecordPath, readLiveGatewayRecord, removeGatewayRecord, writeGatewayRecord } from "./run-record.js";
 import { resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } from "./settings.js";
 
 describe("Backoff", () => {
@@ -70,19 +72,47 @@ describe("gateway settings", () => {
 
   it("the CLI finds the gateway from flags, env, config and the token file", async () => {
     const paths = { stateDir: dir, configPath: path.join(dir, "openclaw.json") };
-    expect(await resolveGatewayClientTarget({ paths, env: {} })).toEqual({ url: "ws://127.0.0.1:18789/" });
+    expect(await resolveGatewayClientTarget({ paths, env: {} })).toEqual({ url: "ws://127.0.0.1:18789/", urlSource: "default" });
     writeFileSync(path.join(dir, "gateway.token"), "from-file\n");
     writeFileSync(paths.configPath, "{ gateway: { port: 4242 }, channels: { nonsense: true } }");
-    expect(await resolveGatewayClientTarget({ paths, env: {} })).toEqual({ url: "ws://127.0.0.1:4242/", token: "from-file" });
+    expect(await resolveGatewayClientTarget({ paths, env: {} })).toEqual({
+      url: "ws://127.0.0.1:4242/",
+      token: "from-file",
+      urlSource: "config",
+    });
     expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_PORT: "5000", OPENCLAW_GATEWAY_TOKEN: "from-env" } })).toEqual(
       {
         url: "ws://127.0.0.1:5000/",
         token: "from-env",
+        urlSource: "env",
       },
     );
     expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_URL: "ws://h:1/" }, url: "ws://x:2/", token: "t" })).toEqual({
       url: "ws://x:2/",
       token: "t",
+      urlSource: "flag",
     });
+  });
+
+  it("the CLI finds a running gateway's port in <stateDir>/gateway.json, unless its process is gone", async () => {
+    const paths = { stateDir: dir, configPath: path.join(dir, "openclaw.json") };
+    writeFileSync(paths.configPath, "{ gateway: { port: 4242 } }");
+    writeGatewayRecord(dir, { pid: process.pid, port: 19876, bind: "lan", startedAt: 1 });
+    expect(await resolveGatewayClientTarget({ paths, env: {} })).toMatchObject({ url: "ws://127.0.0.1:19876/", urlSource: "record" });
+    // Explicit choices still win over the record.
+    expect(await resolveGatewayClientTarget({ paths, env: { OPENCLAW_GATEWAY_PORT: "5000" } })).toMatchObject({
+      url: "ws://127.0.0.1:5000/",
+    });
+
+    const exited = spawnSync(process.execPath, ["-e", ""]).pid;
+    writeGatewayRecord(dir, { pid: exited, port: 19876, bind: "loopback", startedAt: 1 });
+    expect(readLiveGatewayRecord(dir)).toBeUndefined();
+    expect(await resolveGatewayClientTarget({ paths, env: {} })).toMatchObject({ url: "ws://127.0.0.1:4242/", urlSource: "config" });
+
+    // Only the process that wrote the record removes it.
+    removeGatewayRecord(dir, process.pid, 19876);
+    expect(existsSync(gatewayRecordPath(dir))).toBe(true);
+    removeGatewayRecord(dir, exited, 19876);
+    expect(existsSync(gatewayRecordPath(dir))).toBe(false);
   });
 });

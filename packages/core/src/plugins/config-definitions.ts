@@ -43,7 +43,10 @@ export async function resolvePluginConfig(options: ResolvePluginsOptions): Promi
   const all = [...set.problems, ...problems];
   const covered = new Set([...FIRST_PARTY_CHANNELS.map((d) => d.id), ...definitions.map((d) => d.id)]);
   const inactive: UninstalledChannel[] = [];
-  for (const plugin of set.plugins.filter((p) => !p.active)) {
+  // A plugin whose config module failed to import is installed: its error says so, and its
+  // channel's settings must not be reported as an unknown channel as well.
+  const failed = new Set(problems.map((p) => p.pluginId));
+  for (const plugin of set.plugins.filter((p) => !p.active || failed.has(p.id))) {
     for (const channel of plugin.manifest.channels) {
       if (covered.has(channel)) continue;
       covered.add(channel);

@@ -1,13 +1,11 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ExtensionsManifest, extensionsDir, readExtensionsManifest, reinstallCommand } from "./extensions-store.js";
 import { readPluginPackage } from "./manifest.js";
-import type { DiscoveredPlugin, PluginProblem, PluginSource, ShadowedPlugin } from "./types.js";
+import type { BrokenPlugin, DiscoveredPlugin, PluginProblem, PluginSource, ShadowedPlugin } from "./types.js";
 
-/** `<stateDir>/extensions`: the npm prefix `openclaw plugins install` installs into. */
-export function extensionsDir(stateDir: string): string {
-  return path.join(stateDir, "extensions");
-}
+export { extensionsDir } from "./extensions-store.js";
 
 /** package.json of @openclaw/core itself (two levels above this file in src/ and in dist/). */
 export const HOST_PACKAGE_JSON = fileURLToPath(new URL("../../package.json", import.meta.url));
@@ -30,6 +28,8 @@ export interface Discovery {
   /** One per id, the highest-precedence one, sorted by id. */
   plugins: DiscoveredWithShadows[];
   problems: PluginProblem[];
+  /** Packages that cannot load (broken manifest, missing files, vanished install); also in `problems`. */
+  broken: BrokenPlugin[];
 }
 
 interface Candidate {
@@ -151,6 +151,33 @@ async function loadPathCandidates(loadPath: string, problems: PluginProblem[]): 
 }
 
 /**
+ * Installed packages (listed in `<extensions>/package.json`) whose folder is gone: npm's record
+ * says they are there, so they are reported rather than silently skipped.
+ */
+async function vanishedInstalls(extDir: string, manifest: ExtensionsManifest): Promise<BrokenPlugin[]> {
+  const out: BrokenPlugin[] = [];
+  for (const name of Object.keys(manifest.dependencies).sort()) {
+    const dir = path.join(extDir, "node_modules", ...name.split("/"));
+    if (await exists(path.join(dir, "package.json"))) continue;
+    const record = manifest.installs[name];
+    const file = path.join(extDir, "package.json");
+    out.push({
+      ...(record ? { id: record.id } : {}),
+      packageName: name,
+      source: "extensions",
+      rootDir: dir,
+      problem: {
+        level: "error",
+        file,
+        ...(record ? { pluginId: record.id } : {}),
+        message: `${name}${record ? ` (plugin "${record.id}")` : ""} is installed (listed in ${file}) but its folder ${dir} is missing. Fix: reinstall it with \`${reinstallCommand(name, record, manifest.dependencies[name])}\`, or remove it with \`openclaw plugins uninstall ${name}\`.`,
+      },
+    });
+  }
+  return out;
+}
+
+/**
  * Finds plugin packages without executing them, in precedence order: each folder of
  * `plugins.load.paths` (a plugin folder, or a folder of plugin folders), then
  * `<stateDir>/extensions/node_modules`, then the dependencies of the nearest project
@@ -161,11 +188,13 @@ export async function discoverPlugins(options: DiscoverOptions): Promise<Discove
   const problems: PluginProblem[] = [];
   const projectJson = await nearestPackageJson(options.cwd);
   const hostJson = options.hostPackageJson ?? HOST_PACKAGE_JSON;
-  const [pathDirs, extensionDirs, projectDirs, hostDirs] = await Promise.all([
+  const extDir = extensionsDir(options.stateDir);
+  const [pathDirs, extensionDirs, projectDirs, hostDirs, installed] = await Promise.all([
     Promise.all(options.loadPaths.map((p) => loadPathCandidates(p, problems))).then((l) => l.flat()),
-    packageFolders(path.join(extensionsDir(options.stateDir), "node_modules")),
+    packageFolders(path.join(extDir, "node_modules")),
     projectJson ? dependencyCandidates(projectJson) : Promise.resolve([]),
     projectJson && path.resolve(projectJson) === path.resolve(hostJson) ? Promise.resolve([]) : dependencyCandidates(hostJson, false),
+    readExtensionsManifest(extDir),
   ]);
   const candidates: Candidate[] = [
     ...pathDirs.map((dir) => ({ dir, source: "path" as const })),
@@ -177,15 +206,26 @@ export async function discoverPlugins(options: DiscoverOptions): Promise<Discove
   const byId = new Map<string, DiscoveredWithShadows>();
   const seenRoots = new Set<string>();
   const brokenFiles = new Set<string>();
-  for (const result of results) {
+  const broken: BrokenPlugin[] = [];
+  for (const [i, result] of results.entries()) {
     if (result.kind === "none") continue;
     if (result.kind === "broken") {
       const key = result.problem.file ?? result.problem.message;
-      if (!brokenFiles.has(key)) problems.push(result.problem);
+      if (brokenFiles.has(key)) continue;
       brokenFiles.add(key);
+      problems.push(result.problem);
+      broken.push({
+        ...(result.problem.pluginId ? { id: result.problem.pluginId } : {}),
+        packageName: result.packageName ?? path.basename(result.rootDir),
+        ...(result.version ? { version: result.version } : {}),
+        source: candidates[i]!.source,
+        rootDir: result.rootDir,
+        problem: result.problem,
+      });
       continue;
     }
-    const plugin = result.plugin;
+    const record = result.plugin.source === "extensions" ? installed.installs[result.plugin.packageName] : undefined;
+    const plugin: DiscoveredPlugin = record ? { ...result.plugin, installedFrom: record } : result.plugin;
     if (seenRoots.has(plugin.rootDir)) continue;
     seenRoots.add(plugin.rootDir);
     const winner = byId.get(plugin.id);
@@ -196,5 +236,9 @@ export async function discoverPlugins(options: DiscoverOptions): Promise<Discove
     }
   }
   const plugins = [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
-  return { plugins, problems };
+  const vanished = await vanishedInstalls(extDir, installed);
+  problems.push(...vanished.map((b) => b.problem));
+  broken.push(...vanished);
+  broken.sort((a, b) => (a.id ?? a.packageName).localeCompare(b.id ?? b.packageName));
+  return { plugins, problems, broken };
 }

@@ -1,21 +1,41 @@
-import { copyFile, lstat, mkdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { PLUGIN_SDK_VERSION } from "@openclaw/plugin-sdk";
-import { expandUserPath, UserError, type OpenClawPaths } from "../config/index.js";
-import { extensionsDir } from "./discovery.js";
+import { UserError, type OpenClawPaths } from "../config/index.js";
+import {
+  backupManifests,
+  discardBackup,
+  ensureExtensionsDir,
+  type InstallRecord,
+  packedDir,
+  prunePackedTarballs,
+  readExtensionsManifest,
+  reinstallCommand,
+  restoreManifests,
+  writeInstallRecord,
+} from "./extensions-store.js";
+import { coreCheckoutRoot } from "./first-party.js";
+import { linkHostPackages } from "./host-links.js";
+import { type InstallSource, resolveInstallSource } from "./install-source.js";
 import { readPluginPackage } from "./manifest.js";
-import { NPM_INSTALL_FLAGS, runNpm } from "./npm.js";
+import { packageField, readPackageJson } from "./package-json.js";
+import { NPM_INSTALL_FLAGS, NPM_QUIET_FLAGS, npmFailure, runNpm, type NpmOptions } from "./npm.js";
 import { clearPluginCache, incompatibleMessage } from "./resolve.js";
 import { checkSdkRange } from "./semver.js";
 import type { DiscoveredPlugin } from "./types.js";
 
 export interface InstallPluginOptions {
   paths: OpenClawPaths;
-  /** A registry name (`pkg`, `pkg@1.2.3`), a tarball path, or a local folder. */
+  /**
+   * A first-party channel's short name (its id), a plugin folder, a `.tgz` tarball, or a
+   * registry spec outside the `@openclaw` scope (`openclaw-chatterbox@1.2.0`).
+   */
   spec: string;
-  /** Relative local specs resolve against this; default `process.cwd()`. */
+  /** Relative paths resolve against this; default `process.cwd()`. */
   cwd?: string;
+  /** The checkout first-party channels are installed from; default the one the running core belongs to. */
+  checkoutRoot?: string;
   /** The npm executable; default `npm` from PATH. */
   npm?: string;
   env?: NodeJS.ProcessEnv;
@@ -29,61 +49,69 @@ export interface InstallPluginResult {
   plugin: DiscoveredPlugin;
   /** `<stateDir>/extensions`. */
   extensionsDir: string;
-  /** The symlink to the host's SDK the plugin resolves. */
+  /** The link to the host's SDK the plugin resolves. */
   sdkLink: string;
+  /** The link to the host's zod the plugin resolves. */
+  zodLink: string;
+  /** Where it was installed from (kept in `<extensions>/package.json`). */
+  record: InstallRecord;
   /** Things worth telling the user (e.g. the package brought its own copy of core). */
   warnings: string[];
 }
 
-/** Folder of the host's own @openclaw/plugin-sdk package (real path). */
-export async function hostSdkDir(): Promise<string> {
-  const require = createRequire(import.meta.url);
-  return realpath(path.dirname(require.resolve("@openclaw/plugin-sdk/package.json")));
-}
+const notAPlugin = (name: string) =>
+  `${name} is not an OpenClaw plugin: its package.json has no "openclaw.plugin" block (a plugin declares { "openclaw": { "plugin": { "id", "kind": "channel", "channels", "entry", "sdk" } } }).`;
+
+const withoutFix = (message: string) => message.replace(/ Fix: .*$/, "");
 
 /**
- * Points `<extensions>/node_modules/@openclaw/plugin-sdk` at the host's SDK folder, replacing
- * whatever npm left there, so every installed plugin imports the host's SDK (one copy).
+ * A plugin folder is checked before anything is packed: it must be a plugin, with a valid
+ * manifest, built (its entry exists), for this SDK. Returns its package name.
  */
-export async function linkHostSdk(extDir: string): Promise<string> {
-  const link = path.join(extDir, "node_modules", "@openclaw", "plugin-sdk");
-  const target = await hostSdkDir();
-  await mkdir(path.dirname(link), { recursive: true });
-  try {
-    const info = await lstat(link);
-    if (info.isSymbolicLink() && (await realpath(link).catch(() => "")) === target) return link;
-    await rm(link, { recursive: true, force: true });
-  } catch {
-    // Nothing there yet.
+async function checkFolder(source: Extract<InstallSource, { kind: "folder" }>, host: string): Promise<string> {
+  const result = await readPluginPackage(source.dir, "path");
+  const build = source.firstParty
+    ? `build it with \`pnpm --filter ${source.firstParty.packageName} build\` in the checkout`
+    : `fix or build it in ${source.dir} (e.g. \`npm run build\`)`;
+  if (result.kind === "none") {
+    const name = await packageField(source.dir, "name");
+    throw new UserError(`${notAPlugin(name ? `${name} (${source.dir})` : source.dir)} Nothing was installed.`);
   }
-  await symlink(target, link, process.platform === "win32" ? "junction" : "dir");
-  return link;
+  if (result.kind === "broken")
+    throw new UserError(`${source.dir} cannot be installed: ${withoutFix(result.problem.message)}. Fix: ${build}. Nothing was installed.`);
+  const compat = await checkSdkRange(result.plugin.manifest.sdk, host);
+  if (!compat.compatible)
+    throw new UserError(`${incompatibleMessage({ ...result.plugin, shadowed: [] }, host, compat)}\nNothing was installed.`);
+  return result.plugin.packageName;
 }
 
-type SpecKind = "folder" | "tarball" | "registry";
-
-function classifySpec(spec: string): SpecKind {
-  if (/\.(tgz|tar\.gz|tar)$/i.test(spec) && !/^https?:/i.test(spec)) return "tarball";
-  if (/^(\.{1,2}([/\\]|$)|[/\\]|~[/\\]|file:|[a-zA-Z]:[/\\])/.test(spec)) return "folder";
-  return "registry";
+/** Keeps a copy of `file` in `<extensions>/packages`, named by its content, and returns its path. */
+async function keepTarball(extDir: string, file: string): Promise<string> {
+  const hash = createHash("sha256")
+    .update(await readFile(file))
+    .digest("hex")
+    .slice(0, 12);
+  const ext = /\.(tgz|tar\.gz|tar)$/i.exec(file)?.[0] ?? ".tgz";
+  const dest = path.join(packedDir(extDir), `${path.basename(file).slice(0, -ext.length)}-${hash}${ext}`);
+  await mkdir(packedDir(extDir), { recursive: true });
+  await copyFile(file, dest);
+  return dest;
 }
 
-/** The package name of a registry spec (`name`, `name@range`, `@scope/name@tag`). */
-function registryName(spec: string): string | undefined {
-  return /^(@[^/@\s]+\/[^@\s]+|[^@/\s][^@/\s]*)(?:@.*)?$/.exec(spec)?.[1];
-}
-
-async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
+/** Packs a folder as npm would publish it (its `files`, no scripts run) into `<extensions>/packages`. */
+async function packFolder(extDir: string, dir: string, npm: NpmOptions): Promise<string> {
+  await mkdir(packedDir(extDir), { recursive: true });
+  const tmp = await mkdtemp(path.join(packedDir(extDir), ".pack-"));
   try {
-    return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
-  } catch {
-    return undefined;
+    const run = await runNpm(["pack", dir, "--pack-destination", tmp, "--ignore-scripts", "--loglevel=warn", ...NPM_QUIET_FLAGS], npm);
+    const tarball = (await readdir(tmp)).find((n) => n.endsWith(".tgz"));
+    if (run.code !== 0 || !tarball) {
+      throw npmFailure(`pack ${dir}`, run);
+    }
+    return await keepTarball(extDir, path.join(tmp, tarball));
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
   }
-}
-
-async function dependencies(extDir: string): Promise<Record<string, string>> {
-  const pkg = await readJson(path.join(extDir, "package.json"));
-  return (pkg?.dependencies ?? {}) as Record<string, string>;
 }
 
 /** Which dependency the install added or changed. */
@@ -91,138 +119,111 @@ function installedName(
   before: Record<string, string>,
   after: Record<string, string>,
   expected: string | undefined,
-  spec: string,
+  target: string,
 ): string | undefined {
   if (expected && after[expected] !== undefined) return expected;
   const changed = Object.keys(after).filter((k) => before[k] !== after[k]);
   if (changed.length === 1) return changed[0];
-  const base = path.basename(spec);
+  const base = path.basename(target);
   return Object.keys(after).find((k) => after[k]!.endsWith(base));
 }
 
+function recordOf(source: InstallSource): InstallRecord["kind"] {
+  if (source.kind === "folder") return source.firstParty ? "first-party" : "folder";
+  return source.kind;
+}
+
 /**
- * Installs a plugin package into `<stateDir>/extensions` with npm (`--omit=dev
- * --legacy-peer-deps`, so peers such as the SDK are not installed; local folders are copied, not
- * linked), links the host's @openclaw/plugin-sdk into it, then checks the package: one that is
- * not an OpenClaw plugin, has a broken manifest, or declares an SDK range that excludes the
- * host's version is removed again (a previous install of the same package is restored) and a
- * `UserError` explains why. Clears the discovery cache.
+ * Installs a plugin into `<stateDir>/extensions`. A folder is packed (as `npm pack` would, without
+ * running its scripts) and a tarball copied into `<extensions>/packages`; npm installs that copy
+ * (`--omit=dev --legacy-peer-deps`: peers such as the SDK and zod are not installed), so nothing
+ * ever links back to the author's folder. Then the host's @openclaw/plugin-sdk and zod are linked
+ * in and the package is checked: one that is not an OpenClaw plugin, has a broken manifest, or
+ * declares an SDK range that excludes the host's version is removed again (a previous install of
+ * the same package is restored) and a `UserError` explains why. A folder is checked before it is
+ * packed. Clears the discovery cache.
  */
 export async function installPlugin(options: InstallPluginOptions): Promise<InstallPluginResult> {
-  const cwd = options.cwd ?? process.cwd();
-  const extDir = extensionsDir(options.paths.stateDir);
-  await mkdir(extDir, { recursive: true, mode: 0o700 });
-  const manifestFile = path.join(extDir, "package.json");
-  if (!(await readJson(manifestFile))) {
-    await writeFile(
-      manifestFile,
-      `${JSON.stringify({ private: true, description: "OpenClaw plugins installed by `openclaw plugins install`." }, null, 2)}\n`,
-    );
-  }
-  const kind = classifySpec(options.spec);
-  let spec = options.spec;
-  let expected: string | undefined;
-  if (kind === "registry") {
-    expected = registryName(spec);
-  } else {
-    const local = path.resolve(cwd, expandUserPath(spec.replace(/^file:/, "")));
-    spec = local;
-    if (kind === "folder") {
-      const pkg = await readJson(path.join(local, "package.json"));
-      if (!pkg)
-        throw new UserError(
-          `${local} has no package.json; point \`openclaw plugins install\` at a plugin package folder, a tarball or a package name.`,
-        );
-      expected = typeof pkg.name === "string" ? pkg.name : undefined;
-    }
-  }
-
-  const before = await dependencies(extDir);
-  const backups = await backupInstallState(extDir);
-  try {
-    return await installAndCheck(options, { extDir, kind, spec, expected, before, backups });
-  } finally {
-    await cleanupBackups(backups);
-  }
-}
-
-interface InstallState {
-  extDir: string;
-  kind: SpecKind;
-  spec: string;
-  expected: string | undefined;
-  before: Record<string, string>;
-  backups: Backups;
-}
-
-async function installAndCheck(options: InstallPluginOptions, state: InstallState): Promise<InstallPluginResult> {
-  const { extDir, kind, spec, expected, before, backups } = state;
-  const manifestFile = path.join(extDir, "package.json");
-  const npmOptions = {
+  const host = options.hostSdkVersion ?? PLUGIN_SDK_VERSION;
+  const source = await resolveInstallSource(options.spec, {
+    cwd: options.cwd ?? process.cwd(),
+    checkoutRoot: options.checkoutRoot ?? coreCheckoutRoot(),
+  });
+  const expected = source.kind === "folder" ? await checkFolder(source, host) : source.kind === "registry" ? source.name : undefined;
+  const extDir = await ensureExtensionsDir(options.paths.stateDir);
+  const npm: NpmOptions = {
     cwd: extDir,
     ...(options.npm ? { npm: options.npm } : {}),
     ...(options.env ? { env: options.env } : {}),
     ...(options.onOutput ? { onOutput: options.onOutput } : {}),
   };
-  const args = ["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS, ...(kind === "folder" ? ["--install-links"] : []), spec];
-  const run = await runNpm(args, npmOptions).catch((err: Error) => {
-    throw new UserError(`Could not run npm (${err.message}); OpenClaw installs plugins with npm, so install Node.js's npm and try again.`);
-  });
-  if (run.code !== 0) {
-    await linkHostSdk(extDir);
-    throw new UserError(
-      `npm could not install ${options.spec} (exit code ${run.code}):\n${run.output.trim().split("\n").slice(-15).join("\n")}`,
-    );
+  const backup = await backupManifests(extDir);
+  try {
+    return await installAndCheck({ options, source, expected, extDir, npm, backup, host });
+  } finally {
+    await discardBackup(backup);
+    await prunePackedTarballs(extDir);
   }
-  const after = await dependencies(extDir);
-  const name = installedName(before, after, expected, spec);
-  const sdkLink = await linkHostSdk(extDir);
-  if (!name) throw new UserError(`npm installed ${options.spec}, but OpenClaw cannot tell which package it was; check ${manifestFile}.`);
+}
+
+interface InstallState {
+  options: InstallPluginOptions;
+  source: InstallSource;
+  expected: string | undefined;
+  extDir: string;
+  npm: NpmOptions;
+  backup: Awaited<ReturnType<typeof backupManifests>>;
+  host: string;
+}
+
+async function installAndCheck(state: InstallState): Promise<InstallPluginResult> {
+  const { options, source, expected, extDir, npm, backup, host } = state;
+  const before = (await readExtensionsManifest(extDir)).dependencies;
+  const target =
+    source.kind === "registry"
+      ? source.spec
+      : source.kind === "tarball"
+        ? await keepTarball(extDir, source.file)
+        : await packFolder(extDir, source.dir, npm);
+  const run = await runNpm(["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS, target], npm);
+  if (run.code !== 0) {
+    await linkHostPackages(extDir);
+    throw npmFailure(`install ${options.spec}`, run);
+  }
+  const after = (await readExtensionsManifest(extDir)).dependencies;
+  const name = installedName(before, after, expected, target);
+  const links = await linkHostPackages(extDir);
+  if (!name)
+    throw new UserError(
+      `npm installed ${options.spec}, but OpenClaw cannot tell which package it was; check ${path.join(extDir, "package.json")}.`,
+    );
 
   const refuse = async (why: string): Promise<never> => {
-    const restored = await undoInstall(extDir, name, before[name] !== undefined, backups, npmOptions);
+    const restored = await undoInstall(extDir, name, before[name] !== undefined, backup, npm);
     clearPluginCache();
     throw new UserError(`${why}\n${restored}`);
   };
   const result = await readPluginPackage(path.join(extDir, "node_modules", name), "extensions");
-  if (result.kind === "none") {
-    return refuse(
-      `${name} is not an OpenClaw plugin: its package.json has no "openclaw.plugin" block (a plugin declares { "openclaw": { "plugin": { "id", "kind": "channel", "channels", "entry", "sdk" } } }).`,
-    );
-  }
-  if (result.kind === "broken") return refuse(`${name} cannot be used: ${result.problem.message.replace(/ Fix: .*$/, "")}`);
+  if (result.kind === "none") return refuse(notAPlugin(name));
+  if (result.kind === "broken") return refuse(`${name} cannot be used: ${withoutFix(result.problem.message)}`);
   const plugin = result.plugin;
-  const host = options.hostSdkVersion ?? PLUGIN_SDK_VERSION;
   const compat = await checkSdkRange(plugin.manifest.sdk, host);
   if (!compat.compatible) return refuse(incompatibleMessage({ ...plugin, shadowed: [] }, host, compat));
 
-  const warnings: string[] = [];
-  if ((await readJson(path.join(extDir, "node_modules", "@openclaw", "core", "package.json"))) !== undefined) {
+  const record: InstallRecord = {
+    id: plugin.id,
+    kind: recordOf(source),
+    from: source.kind === "folder" ? (source.firstParty?.id ?? source.dir) : source.kind === "tarball" ? source.file : source.spec,
+  };
+  await writeInstallRecord(extDir, name, record);
+  const warnings = [...links.warnings];
+  if (await readPackageJson(path.join(extDir, "node_modules", "@openclaw", "core"))) {
     warnings.push(
-      `${name} pulled in its own copy of @openclaw/core; a plugin should depend only on @openclaw/plugin-sdk (as a peer dependency).`,
+      `${name} pulled in its own copy of @openclaw/core; a plugin should depend only on @openclaw/plugin-sdk and zod (as peer dependencies).`,
     );
   }
   clearPluginCache();
-  return { plugin, extensionsDir: extDir, sdkLink, warnings };
-}
-
-interface Backups {
-  files: { file: string; copy: string }[];
-}
-
-async function backupInstallState(extDir: string): Promise<Backups> {
-  const files: Backups["files"] = [];
-  for (const name of ["package.json", "package-lock.json"]) {
-    const file = path.join(extDir, name);
-    const copy = `${file}.openclaw-install-backup`;
-    try {
-      await copyFile(file, copy);
-      files.push({ file, copy });
-    } catch {
-      // Not there yet.
-    }
-  }
-  return { files };
+  return { plugin, extensionsDir: extDir, sdkLink: links.sdkLink, zodLink: links.zodLink, record, warnings };
 }
 
 /** Removes a refused package; when it replaced an earlier install, restores that one. */
@@ -230,28 +231,25 @@ async function undoInstall(
   extDir: string,
   name: string,
   wasInstalled: boolean,
-  backups: Backups,
-  npmOptions: Parameters<typeof runNpm>[1],
+  backup: Awaited<ReturnType<typeof backupManifests>>,
+  npm: NpmOptions,
 ): Promise<string> {
   let message: string;
   if (wasInstalled) {
-    for (const b of backups.files) await copyFile(b.copy, b.file);
-    const run = await runNpm(["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS], npmOptions);
+    await restoreManifests(backup);
+    const run = await runNpm(["install", "--prefix", extDir, ...NPM_INSTALL_FLAGS], npm);
+    const record = (await readExtensionsManifest(extDir)).installs[name];
     message =
       run.code === 0
         ? `The previously installed ${name} was restored.`
-        : `Restoring the previous ${name} failed; reinstall it with \`openclaw plugins install ${name}\`.`;
+        : `Restoring the previous ${name} failed; reinstall it with \`${reinstallCommand(name, record)}\`.`;
   } else {
-    const run = await runNpm(["uninstall", "--prefix", extDir, ...NPM_INSTALL_FLAGS, name], npmOptions);
+    const run = await runNpm(["uninstall", "--prefix", extDir, ...NPM_INSTALL_FLAGS, name], npm);
     message =
       run.code === 0
         ? `Nothing was installed (${name} was removed again).`
         : `Removing ${name} failed; delete ${path.join(extDir, "node_modules", name)} by hand.`;
   }
-  await linkHostSdk(extDir);
+  await linkHostPackages(extDir);
   return message;
-}
-
-async function cleanupBackups(backups: Backups): Promise<void> {
-  await Promise.all(backups.files.map((b) => rm(b.copy, { force: true })));
 }

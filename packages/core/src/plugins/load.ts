@@ -3,6 +3,8 @@ import type { ChannelPlugin } from "@openclaw/plugin-sdk";
 import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import { UserError } from "../config/index.js";
 import { asChannelPlugin, asConfigDefinition, channelPluginIssues, configDefinitionIssues } from "./shape.js";
+import { reinstallCommand } from "./extensions-store.js";
+import { HOST_PROVIDED } from "./host-links.js";
 import { resolvePlugins, type ResolvePluginsOptions } from "./resolve.js";
 import type { PluginProblem, PluginSet, ResolvedPlugin } from "./types.js";
 
@@ -46,6 +48,37 @@ function failure(plugin: ResolvedPlugin, file: string, what: string): PluginProb
   };
 }
 
+/** How to get a working copy of the plugin again, by where it was found. */
+function reinstallHint(plugin: ResolvedPlugin): string {
+  switch (plugin.source) {
+    case "extensions":
+      return `reinstall it with \`${reinstallCommand(plugin.packageName, plugin.installedFrom)}\``;
+    case "path":
+      return `rebuild it in ${plugin.rootDir}`;
+    case "dependency":
+      return "reinstall your project's dependencies (e.g. `npm install`)";
+  }
+}
+
+/** The fix for a module that failed to import, from the error. */
+function importFailureFix(plugin: ResolvedPlugin, err: NodeJS.ErrnoException): string {
+  const missing = err.code === "ERR_MODULE_NOT_FOUND" ? /Cannot find package '([^']+)'/.exec(err.message)?.[1] : undefined;
+  const disable = `or turn it off with \`openclaw plugins disable ${plugin.id}\``;
+  if (missing && (HOST_PROVIDED as readonly string[]).includes(missing)) {
+    const how =
+      plugin.source === "extensions"
+        ? `${reinstallHint(plugin)}, which links this OpenClaw's ${missing} beside it`
+        : plugin.source === "path"
+          ? `install the plugin with \`openclaw plugins install ${plugin.rootDir}\` (it then uses this OpenClaw's ${missing}), or add ${missing} to the folder's own node_modules`
+          : `add ${missing} to your project's dependencies`;
+    return `It cannot find ${missing}, which OpenClaw provides to plugins (a plugin declares it as a peer dependency). Fix: ${how}; ${disable}.`;
+  }
+  if (missing) {
+    return `It needs the package ${missing}, which is not installed beside it. Fix: the plugin must list ${missing} in the "dependencies" of its package.json (ask its author, or correct it in its source), then ${reinstallHint(plugin)}; ${disable}.`;
+  }
+  return `Fix: ${reinstallHint(plugin)}; ${disable}.`;
+}
+
 async function importDefault(
   plugin: ResolvedPlugin,
   file: string,
@@ -56,11 +89,16 @@ async function importDefault(
     return { ok: true, value: mod.default };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const sdkMissing = e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes("@openclaw/plugin-sdk");
-    const hint = sdkMissing
-      ? " It cannot find @openclaw/plugin-sdk: install the plugin with `openclaw plugins install`, or add @openclaw/plugin-sdk to the project that holds it."
-      : " Reinstall or rebuild the plugin, or turn it off with `openclaw plugins disable " + plugin.id + "`.";
-    return { ok: false, problem: failure(plugin, file, `failed to load: ${e.message}.${hint}`) };
+    const what = (e?.message ?? String(err)).split("\n")[0]!.replace(/\.$/, "");
+    return {
+      ok: false,
+      problem: {
+        level: "error",
+        pluginId: plugin.id,
+        file,
+        message: `plugin "${plugin.id}" (${plugin.packageName} ${plugin.version}) is installed, but ${file} failed to import: ${what}. ${importFailureFix(plugin, e ?? {})}`,
+      },
+    };
   }
 }
 
@@ -136,29 +174,41 @@ export async function loadChannelConfigDefinitions(input: PluginsInput): Promise
 export async function loadChannelPlugins(input: PluginsInput): Promise<ChannelPlugin[]> {
   const source = await toSet(input);
   const plugins = (isSet(source) ? source.plugins : source).filter((p) => p.active);
-  const results = await Promise.all(
-    plugins.map(async (plugin): Promise<{ items: ChannelPlugin[]; problems: PluginProblem[] }> => {
-      const file = plugin.manifest.entry;
-      const loaded = await importDefault(plugin, file);
-      if (!loaded.ok) return { items: [], problems: [loaded.problem] };
-      const exported = Array.isArray(loaded.value) ? loaded.value : [loaded.value];
-      const issues = exported.flatMap((p, i) =>
-        channelPluginIssues(p, plugin.manifest.channels).map((t) => (exported.length > 1 ? `[${i}] ${t}` : t)),
-      );
-      if (issues.length)
-        return { items: [], problems: [failure(plugin, file, `does not default-export a valid ChannelPlugin: ${issues.join("; ")}.`)] };
-      const items = exported.map(asChannelPlugin);
-      const problems = missingChannels(
-        plugin,
-        items.map((p) => p.id),
-        file,
-      );
-      return problems.length ? { items: [], problems } : { items, problems: [] };
-    }),
-  );
+  const results = await Promise.all(plugins.map(channelPluginsOf));
   refuseOnErrors(
     source,
     results.flatMap((r) => r.problems),
   );
   return results.flatMap((r) => r.items);
+}
+
+/** Imports a plugin's `entry` and checks that it default-exports ChannelPlugin(s) for its channels. */
+async function channelPluginsOf(plugin: ResolvedPlugin): Promise<{ items: ChannelPlugin[]; problems: PluginProblem[] }> {
+  const file = plugin.manifest.entry;
+  const loaded = await importDefault(plugin, file);
+  if (!loaded.ok) return { items: [], problems: [loaded.problem] };
+  const exported = Array.isArray(loaded.value) ? loaded.value : [loaded.value];
+  const issues = exported.flatMap((p, i) =>
+    channelPluginIssues(p, plugin.manifest.channels).map((t) => (exported.length > 1 ? `[${i}] ${t}` : t)),
+  );
+  if (issues.length)
+    return { items: [], problems: [failure(plugin, file, `does not default-export a valid ChannelPlugin: ${issues.join("; ")}.`)] };
+  const items = exported.map(asChannelPlugin);
+  const problems = missingChannels(
+    plugin,
+    items.map((p) => p.id),
+    file,
+  );
+  return problems.length ? { items: [], problems } : { items, problems: [] };
+}
+
+/**
+ * Imports a plugin's `configEntry` and `entry` the way the gateway does and returns the first
+ * problem (a failed import, a wrong export), or undefined when it would load. Runs the plugin's
+ * module code; used by `openclaw plugins list` for the plugins that are active.
+ */
+export async function probePlugin(plugin: ResolvedPlugin): Promise<PluginProblem | undefined> {
+  const config = await configDefinitionsOf(plugin);
+  if (config.problems.length) return config.problems[0];
+  return (await channelPluginsOf(plugin)).problems[0];
 }

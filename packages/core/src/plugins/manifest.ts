@@ -34,13 +34,29 @@ const manifestFileSchema = z.object({
   configSchema: z.record(z.string(), z.unknown()),
 });
 
-const REMOVE_HINT: Record<PluginSource, string> = {
-  path: "remove its folder from plugins.load.paths",
-  extensions: "remove it from <stateDir>/extensions (npm uninstall --prefix <stateDir>/extensions <package>)",
-  dependency: "remove it from your project's dependencies",
-};
+function removeHint(source: PluginSource, name: string | undefined): string {
+  switch (source) {
+    case "path":
+      return "remove its folder from plugins.load.paths";
+    case "extensions":
+      return `reinstall it, or remove it with \`openclaw plugins uninstall ${name ?? "<package>"}\``;
+    case "dependency":
+      return "remove it from your project's dependencies";
+  }
+}
 
-export type ReadPluginResult = { kind: "none" } | { kind: "plugin"; plugin: DiscoveredPlugin } | { kind: "broken"; problem: PluginProblem };
+/** A package that declares itself a plugin but cannot be used; what is known of it. */
+export interface BrokenPackage {
+  kind: "broken";
+  /** The error, naming the file and the field, with the fix. */
+  problem: PluginProblem;
+  /** Real path of the package folder (as given when it cannot be resolved). */
+  rootDir: string;
+  packageName?: string;
+  version?: string;
+}
+
+export type ReadPluginResult = { kind: "none" } | { kind: "plugin"; plugin: DiscoveredPlugin } | BrokenPackage;
 
 function valueAt(root: unknown, keys: readonly PropertyKey[]): unknown {
   let cur: unknown = root;
@@ -107,7 +123,20 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
     return { kind: "none" };
   }
   const packageJsonPath = path.join(rootDir, "package.json");
-  const text = await readText(packageJsonPath);
+  let text: string | undefined;
+  try {
+    text = await readText(packageJsonPath);
+  } catch (err) {
+    return {
+      kind: "broken",
+      rootDir,
+      problem: {
+        level: "error",
+        file: packageJsonPath,
+        message: `${packageJsonPath} cannot be read (${(err as Error).message}). Fix: repair the file's permissions, or ${removeHint(source, path.basename(rootDir))}.`,
+      },
+    };
+  }
   if (text === undefined) return { kind: "none" };
   // Cheap test before parsing: most dependencies are not plugins.
   if (!text.includes('"openclaw"')) return { kind: "none" };
@@ -119,12 +148,21 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
   }
   if (valueAt(pkg, ["openclaw", "plugin"]) === undefined) return { kind: "none" };
 
-  const broken = (message: string, file = packageJsonPath, pluginId?: string): ReadPluginResult => ({
+  const rawName = valueAt(pkg, ["name"]);
+  const rawVersion = valueAt(pkg, ["version"]);
+  const rawId = valueAt(pkg, ["openclaw", "plugin", "id"]);
+  const known = {
+    rootDir,
+    ...(typeof rawName === "string" ? { packageName: rawName } : {}),
+    ...(typeof rawVersion === "string" ? { version: rawVersion } : {}),
+  };
+  const broken = (message: string, file = packageJsonPath, pluginId = typeof rawId === "string" ? rawId : undefined): ReadPluginResult => ({
     kind: "broken",
+    ...known,
     problem: {
       level: "error",
       file,
-      message: `${file}: invalid OpenClaw plugin manifest: ${message}. Fix: correct the plugin package, or ${REMOVE_HINT[source]}.`,
+      message: `${file}: invalid OpenClaw plugin manifest: ${message}. Fix: correct the plugin package, or ${removeHint(source, known.packageName)}.`,
       ...(pluginId ? { pluginId } : {}),
     },
   });
@@ -171,7 +209,12 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
   }
 
   const manifestPath = path.join(rootDir, MANIFEST_FILE);
-  const manifestText = await readText(manifestPath);
+  let manifestText: string | undefined;
+  try {
+    manifestText = await readText(manifestPath);
+  } catch (err) {
+    return broken(`it cannot be read (${(err as Error).message})`, manifestPath, block.id);
+  }
   if (manifestText === undefined) return broken(`${MANIFEST_FILE} is missing beside package.json`, packageJsonPath, block.id);
   let manifestRaw: unknown;
   try {

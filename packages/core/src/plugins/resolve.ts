@@ -1,5 +1,7 @@
 import { PLUGIN_SDK_VERSION } from "@openclaw/plugin-sdk";
 import type { OpenClawPaths } from "../config/index.js";
+import { reinstallCommand } from "./extensions-store.js";
+import { firstPartyByPackage } from "./first-party.js";
 import { discoverPlugins, type DiscoveredWithShadows, type Discovery } from "./discovery.js";
 import { disabledReason, readPluginSettings, unknownIdWarnings } from "./policy.js";
 import { checkSdkRange, type SdkCompatibility } from "./semver.js";
@@ -29,8 +31,13 @@ export function clearPluginCache(): void {
 
 function updateHint(plugin: ResolvedPlugin | DiscoveredWithShadows): string {
   switch (plugin.source) {
-    case "extensions":
-      return `\`openclaw plugins install ${plugin.packageName}@latest\``;
+    case "extensions": {
+      const record = plugin.installedFrom;
+      const byName = (!record || record.kind === "registry") && !firstPartyByPackage(plugin.packageName);
+      return byName
+        ? `\`openclaw plugins install ${plugin.packageName}@latest\``
+        : `\`${reinstallCommand(plugin.packageName, record)}\` from an updated release`;
+    }
     case "dependency":
       return `update ${plugin.packageName} in your project's package.json`;
     case "path":
@@ -115,7 +122,7 @@ export async function resolvePlugins(options: ResolvePluginsOptions): Promise<Pl
     }
   }
   problems.push(...unknownIdWarnings(settings, new Set(found.plugins.map((p) => p.id))));
-  return { plugins, problems, hostSdkVersion: host };
+  return { plugins, problems, broken: found.broken, hostSdkVersion: host };
 }
 
 /** The plugins that load: enabled and compatible. */

@@ -1,3 +1,5 @@
+import type { InstallRecord } from "./extensions-store.js";
+
 /** Where a plugin was found. Precedence when two share an id: `path` > `extensions` > `dependency`. */
 export type PluginSource = "path" | "extensions" | "dependency";
 
@@ -29,6 +31,25 @@ export interface DiscoveredPlugin {
   /** The package.json the manifest came from. */
   packageJsonPath: string;
   manifest: PluginManifest;
+  /** For a plugin in `<stateDir>/extensions`: what it was installed from, when recorded. */
+  installedFrom?: InstallRecord;
+}
+
+/**
+ * A package that was installed or declares itself a plugin but cannot load: its manifest is
+ * broken, a file it names is gone, or its folder vanished. Listed by `openclaw plugins list`;
+ * the same error is in `problems`.
+ */
+export interface BrokenPlugin {
+  /** The plugin id, when it can still be read (or was recorded at install). */
+  id?: string;
+  packageName: string;
+  version?: string;
+  source: PluginSource;
+  /** The package folder (it may no longer exist). */
+  rootDir: string;
+  /** The error, naming the file and the fix. */
+  problem: PluginProblem;
 }
 
 /** A discovered plugin that lost to another with the same id. */
@@ -66,6 +87,8 @@ export interface PluginSet {
   plugins: ResolvedPlugin[];
   /** Errors (broken manifest, incompatible SDK, two plugins for one channel) and warnings. */
   problems: PluginProblem[];
+  /** Packages that cannot load at all (their errors are in `problems` too), sorted by id or name. */
+  broken: BrokenPlugin[];
   /** The `@openclaw/plugin-sdk` version this host provides. */
   hostSdkVersion: string;
 }

@@ -55,7 +55,10 @@ export interface GetOrCreateOptions {
 
 /** The single writer of one agent's session database. Owned by the gateway process. */
 export interface SessionStore extends SessionReader {
-  /** The `session` config the store applies; replace it on config reload. */
+  /**
+   * The `session` config the store applies, resolved when the store is opened. The gateway reads
+   * its config once at start, so a changed `session` block applies after a restart.
+   */
   sessionConfig: SessionConfig;
   /**
    * Returns the current session of `key`, minting one when the key is new or its session is

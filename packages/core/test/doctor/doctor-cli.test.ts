@@ -73,7 +73,9 @@ describe("openclaw config validate + doctor --fix", () => {
     const ok = await runCli(["config", "validate"], { home, env });
     // Only the "configured but no plugin installed" warnings (matrix, qqbot) remain.
     expect(
-      ok.stderr.split("\n").filter((line) => line && !/^Warning: channels\.\w+ is configured but no plugin provides it/.test(line)),
+      ok.stderr
+        .split("\n")
+        .filter((line) => line && !/^Warning: channels\.\w+ is configured but no installed plugin provides it/.test(line)),
     ).toEqual([]);
     expect(ok.code).toBe(0);
 

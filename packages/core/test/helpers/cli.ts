@@ -15,11 +15,11 @@ export interface CliResult {
 
 /**
  * Runs `openclaw <args>` as a whole process with HOME pointed at `home`, and no inherited
- * OPENCLAW_* variables (pass them in `env`).
+ * OPENCLAW_* variables (pass them in `env`). `entry` runs another copy of the CLI.
  */
 export function runCli(
   args: string[],
-  options: { home: string; env?: Record<string, string | undefined>; input?: string; cwd?: string },
+  options: { home: string; env?: Record<string, string | undefined>; input?: string; cwd?: string; entry?: string },
 ): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -31,7 +31,7 @@ export function runCli(
     else env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [options.entry ?? CLI_ENTRY, ...args], {
       env,
       cwd: options.cwd ?? options.home,
       stdio: ["pipe", "pipe", "pipe"],

@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +11,13 @@ export const fixture = (name: string) => path.join(FIXTURES, name);
 
 /** The host's own SDK package folder (a workspace package). */
 export const HOST_SDK = fileURLToPath(new URL("../../../plugin-sdk/", import.meta.url)).replace(/\/$/, "");
+
+/** What Node resolves package `name` to from inside `dir` (real path of the package folder). */
+export const resolvedFrom = (dir: string, name: string) =>
+  realpathSync(path.dirname(createRequire(path.join(dir, "package.json")).resolve(`${name}/package.json`)));
+
+/** The zod the host's SDK uses (real path): what installed plugins must resolve. */
+export const HOST_ZOD = resolvedFrom(HOST_SDK, "zod");
 
 export interface Sandbox {
   root: string;

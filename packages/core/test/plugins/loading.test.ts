@@ -200,7 +200,7 @@ describe("missingChannelPlugins", () => {
         channel: "telegram",
         packageName: "@openclaw/telegram",
         reason: "not-installed",
-        message: "channels.telegram is configured but no plugin provides it; install it with `openclaw plugins install @openclaw/telegram`",
+        message: "channels.telegram is configured but no installed plugin provides it; install it with `openclaw plugins install telegram`",
       },
     ]);
     expect(missingChannelPlugins({}, set)).toEqual([]);

@@ -1,38 +1,29 @@
 // `openclaw plugins …` and the config commands, end to end with the built CLI and real npm
 // (offline: local folders and tarballs without dependencies need no registry).
-import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import JSON5 from "json5";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeTempHome, runCli } from "../helpers/cli.js";
-import { fixture, HOST_SDK, installFixtureCopy } from "./helpers.js";
+import { runCli } from "../helpers/cli.js";
+import { type CliHome, makeCliHome } from "./cli-home.js";
+import { fixture, HOST_SDK, HOST_ZOD, installFixtureCopy } from "./helpers.js";
 
+let h: CliHome;
 let home: string;
-let cleanup: () => void;
 let stateDir: string;
 let ext: string;
 let configPath: string;
-// No registry is reachable in tests; npm must not need one for a local folder or tarball.
-const env = { npm_config_offline: "true", npm_config_cache: "" };
-
+let env: Record<string, string>;
 beforeEach(() => {
-  ({ home, cleanup } = makeTempHome());
-  stateDir = path.join(home, ".openclaw");
-  ext = path.join(stateDir, "extensions");
-  configPath = path.join(stateDir, "openclaw.json");
-  env.npm_config_cache = path.join(home, ".npm-cache");
+  h = makeCliHome();
+  ({ home, stateDir, ext, configPath, env } = h);
 });
-afterEach(() => cleanup());
+afterEach(() => h.cleanup());
 
-const cli = (...args: string[]) => runCli(args, { home, env });
-const listJson = async () => {
-  const r = await cli("plugins", "list", "--json");
-  expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as { plugins: Record<string, any>[]; problems: Record<string, any>[]; hostSdkVersion: string };
-};
-const installed = () =>
-  existsSync(path.join(ext, "node_modules")) ? readdirSync(path.join(ext, "node_modules")).filter((n) => !n.startsWith(".")) : [];
+const cli = (...args: string[]) => h.cli(...args);
+const listJson = () => h.listJson();
+const pack = (dir: string) => h.pack(dir);
+const installed = () => h.installed();
 
 describe("openclaw plugins install / list / enable / disable", () => {
   it("installs a local plugin folder into <stateDir>/extensions, links the host SDK, lists it, and round-trips enable/disable", async () => {
@@ -48,6 +39,7 @@ describe("openclaw plugins install / list / enable / disable", () => {
     expect(lstatSync(sdkLink).isSymbolicLink()).toBe(true);
     expect(realpathSync(sdkLink)).toBe(realpathSync(HOST_SDK));
     expect(readdirSync(path.join(ext, "node_modules", "@openclaw"))).toEqual(["plugin-sdk"]);
+    expect(realpathSync(path.join(ext, "node_modules", "zod"))).toBe(HOST_ZOD);
 
     const list = await listJson();
     expect(list.problems).toEqual([]);
@@ -86,34 +78,37 @@ describe("openclaw plugins install / list / enable / disable", () => {
   });
 
   it("installs from a tarball", async () => {
-    const packDir = path.join(home, "pack");
-    mkdirSync(packDir);
-    execFileSync("npm", ["pack", fixture("fakechat"), "--pack-destination", packDir, "--offline", "--silent"], {
-      env: { ...process.env, ...env },
-    });
-    const tarball = path.join(packDir, "openclaw-fakechat-1.0.0.tgz");
-    const install = await cli("plugins", "install", tarball);
+    const install = await cli("plugins", "install", pack(fixture("fakechat")));
     expect(install.code, install.stderr).toBe(0);
     expect((await listJson()).plugins.map((p) => [p.id, p.source])).toEqual([["fakechat", "extensions"]]);
   });
 
-  it("refuses (and removes) a package that is not an OpenClaw plugin", async () => {
+  it("refuses a folder that is not an OpenClaw plugin before installing anything", async () => {
     const r = await cli("plugins", "install", fixture("not-a-plugin"));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('not-an-openclaw-plugin is not an OpenClaw plugin: its package.json has no "openclaw.plugin" block');
+    expect(r.stderr).toContain("not-an-openclaw-plugin (");
+    expect(r.stderr).toContain('is not an OpenClaw plugin: its package.json has no "openclaw.plugin" block');
     expect(r.stderr).toContain("Nothing was installed");
-    expect(installed()).toEqual(["@openclaw"]);
+    expect(installed()).toEqual([]);
   });
 
-  it("refuses (and removes) a plugin whose SDK range excludes the host's, naming both versions", async () => {
+  it("refuses a plugin folder whose SDK range excludes the host's, naming both versions", async () => {
     const r = await cli("plugins", "install", fixture("futurechat"));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("@openclaw/plugin-sdk ^9.0.0");
     expect(r.stderr).toContain("this OpenClaw provides @openclaw/plugin-sdk 0.1.0");
-    expect(installed()).toEqual(["@openclaw"]);
+    expect(installed()).toEqual([]);
   });
 
-  it("an incompatible update is refused and the installed version is restored", async () => {
+  it("refuses (and removes) a tarball that is not an OpenClaw plugin", async () => {
+    const r = await cli("plugins", "install", pack(fixture("not-a-plugin")));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not-an-openclaw-plugin is not an OpenClaw plugin: its package.json has no "openclaw.plugin" block');
+    expect(r.stderr).toContain("Nothing was installed (not-an-openclaw-plugin was removed again)");
+    expect(installed().sort()).toEqual(["@openclaw", "zod"]);
+  });
+
+  it("an incompatible update is refused and the installed version is restored (still a copy, not a link)", async () => {
     expect((await cli("plugins", "install", fixture("fakechat"))).code).toBe(0);
     const v2 = path.join(home, "fakechat-v2");
     cpSync(fixture("fakechat"), v2, { recursive: true });
@@ -121,10 +116,13 @@ describe("openclaw plugins install / list / enable / disable", () => {
     pkg.version = "2.0.0";
     pkg.openclaw.plugin.sdk = "^9.0.0";
     writeFileSync(path.join(v2, "package.json"), JSON.stringify(pkg));
-    const r = await cli("plugins", "install", v2);
+    const r = await cli("plugins", "install", pack(v2));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("The previously installed openclaw-fakechat was restored.");
     expect((await listJson()).plugins.map((p) => [p.id, p.version, p.status])).toEqual([["fakechat", "1.0.0", "enabled"]]);
+    const restored = lstatSync(path.join(ext, "node_modules", "openclaw-fakechat"));
+    expect(restored.isSymbolicLink()).toBe(false);
+    expect(restored.isDirectory()).toBe(true);
   });
 
   it("lists a plugin found in the project's dependencies (run from inside the project)", async () => {
@@ -181,7 +179,7 @@ describe("installed plugins in config validate and doctor", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Config OK");
     expect(r.stderr).toContain(
-      "Warning: channels.telegram is configured but no plugin provides it; install it with `openclaw plugins install @openclaw/telegram`",
+      "Warning: channels.telegram is configured but no installed plugin provides it; install it with `openclaw plugins install telegram`",
     );
     const json = await cli("config", "validate", "--json");
     expect(JSON.parse(json.stdout)).toMatchObject({ valid: true, warnings: [expect.stringContaining("channels.telegram is configured")] });

@@ -59,7 +59,11 @@ export interface ChannelConfigDefinition<S extends z.ZodType = z.ZodType> {
   id: string;
   /** Human name, e.g. `"Matrix"`. */
   label: string;
-  /** The npm package that provides this channel, named in "not installed" errors. */
+  /**
+   * The npm package that provides this channel (its package.json `name`). Informational: while
+   * the plugin is not installed, core cannot read this definition, so "not installed" messages
+   * never come from it.
+   */
   packageName: string;
   /** Strict zod schema of `channels.<id>` (built with `channelConfigSchema`). */
   schema: S;

@@ -15,7 +15,10 @@ export function registerAgent(program: Command, ctx: CliContext): void {
     .option("--agent <id>", "which agent answers (default: the default agent)")
     .option("--session <key>", "session key (default: the agent's main session, agent:<id>:main)")
     .option("--json", "print every run event as one JSON object per line instead of text")
-    .option("--url <url>", "gateway URL when not local (default: from config and OPENCLAW_GATEWAY_URL/PORT)")
+    .option(
+      "--url <url>",
+      "gateway URL when not local (default: OPENCLAW_GATEWAY_URL/PORT, else the running gateway's port from <stateDir>/gateway.json, else gateway.port)",
+    )
     .option("--token <token>", "gateway token when not local (default: OPENCLAW_GATEWAY_TOKEN or <stateDir>/gateway.token)")
     .action(async (opts: AgentCommandOptions) => (await actions()).runAgentCommand(ctx, opts));
 }
