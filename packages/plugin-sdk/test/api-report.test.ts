@@ -6,11 +6,13 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Extractor, ExtractorConfig, type ExtractorMessage } from "@microsoft/api-extractor";
 import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain ESM script without declarations.
+import { ENTRY_POINTS as POINTS, extract } from "../scripts/api-report.mjs";
+
+const ENTRY_POINTS = POINTS as { entry: string; report: string }[];
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const reportPath = join(packageDir, "etc", "plugin-sdk.api.md");
 const distEntry = join(packageDir, "dist", "index.d.ts");
 const CHANGED =
   "the public API of @openclaw/plugin-sdk changed: run `pnpm --filter @openclaw/plugin-sdk api:update`, review etc/plugin-sdk.api.md, and add a changeset (major if anything was removed or changed)";
@@ -66,33 +68,16 @@ function freshDeclarations(): string {
   return join(outDir, "index.d.ts");
 }
 
-describe("the public API report", () => {
-  it("matches etc/plugin-sdk.api.md", () => {
+describe("the public API reports (one per entry point)", () => {
+  it.each(ENTRY_POINTS)("etc/$report.api.md matches the declarations of $entry", async (point) => {
     const entry = freshDeclarations();
-    const configFile = ExtractorConfig.loadFile(join(packageDir, "api-extractor.json"));
-    configFile.apiReport = { ...configFile.apiReport!, reportTempFolder: tempDir };
-    configFile.mainEntryPointFilePath = entry;
-    const config = ExtractorConfig.prepare({
-      configObject: configFile,
-      configObjectFullPath: join(packageDir, "api-extractor.json"),
-      packageJsonFullPath: join(packageDir, "package.json"),
-    });
-    const problems: string[] = [];
-    const result = Extractor.invoke(config, {
-      localBuild: false,
-      messageCallback: (message: ExtractorMessage) => {
-        if (message.logLevel === "error" || message.logLevel === "warning") {
-          if (message.messageId !== "console-api-report-changed") problems.push(message.formatMessageWithLocation(packageDir));
-        }
-        message.handled = true;
-      },
-    });
-    expect(result.apiReportChanged, CHANGED).toBe(false);
+    const { changed, problems } = extract(point, { dist: dirname(entry), localBuild: false, tempFolder: tempDir });
+    expect(changed, CHANGED).toBe(false);
     expect(problems, "API Extractor reported problems").toEqual([]);
   });
 
-  it("documents every exported symbol", () => {
-    const lines = readFileSync(reportPath, "utf8").split("\n");
+  it.each(ENTRY_POINTS)("etc/$report.api.md documents every exported symbol", ({ report }) => {
+    const lines = readFileSync(join(packageDir, "etc", `${report}.api.md`), "utf8").split("\n");
     const undocumented = lines.flatMap((line, i) =>
       line === "// (undocumented)" && lines[i + 1]?.startsWith("export ") ? [lines[i + 1]!] : [],
     );
