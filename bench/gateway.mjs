@@ -176,7 +176,9 @@ async function measureTurns() {
   let core;
   let testkit;
   try {
-    core = await import(new URL("packages/core/dist/gateway/index.js", root));
+    // The composition root wires the gateway to the channels runtime.
+    const app = await import(new URL("packages/core/dist/app/index.js", root));
+    core = { startGateway: app.startGatewayProcess };
     testkit = await import(new URL("packages/testkit/dist/loopback/index.js", root));
   } catch (err) {
     console.error("bench/gateway: build first (pnpm build):", err.message);
