@@ -1,6 +1,7 @@
-// The SDK's delivery helpers (send budget, live preview) driving the real Telegram outbound
-// against the fake Bot API: regressions of the reference's worst preview bugs.
-import { PreviewController, SendBudget, type ChannelOutbound } from "@openclaw/plugin-sdk";
+// The delivery engine (send budget, live preview) driving the real Telegram outbound against the
+// fake Bot API: regressions of the reference's worst preview bugs.
+import { PreviewController, SendBudget } from "@openclaw/delivery";
+import type { ChannelOutbound } from "@openclaw/plugin-sdk";
 import { startFakeTelegram, type FakeTelegram } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTelegramPlugin, TELEGRAM_CAPABILITIES } from "../src/index.js";

@@ -1,8 +1,9 @@
 /**
  * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against.
  * Config fragments for the nested `streaming` shape and the channel-common keys, and the
- * helpers that declare doctor migrations for retired keys, text chunking, the channel plugin
- * contract, and the delivery helpers (send budget, live preview, exactly-once finals).
+ * helpers that declare doctor migrations for retired keys, text chunking, and the channel plugin
+ * contract with its send errors. The delivery engine a host drives (send budget, live preview,
+ * native streams, exactly-once finals) is `@openclaw/delivery`.
  */
 /**
  * The zod instance the host validates config with. Build a channel's config schema with this `z`
@@ -72,4 +73,3 @@ export {
   type FlushOptions,
 } from "./text/index.js";
 export * from "./channel/index.js";
-export * from "./delivery/index.js";

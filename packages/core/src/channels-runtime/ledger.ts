@@ -1,4 +1,4 @@
-import type { DeliveryBegin, DeliveryInfo, DeliveryLedger } from "@openclaw/plugin-sdk";
+import type { DeliveryBegin, DeliveryInfo, DeliveryLedger } from "@openclaw/delivery";
 import type Database from "better-sqlite3";
 
 /** What a final delivery needs to be resumed after a restart. */

@@ -1,14 +1,6 @@
 import { randomUUID } from "node:crypto";
-import {
-  chunkText,
-  deliverFinal,
-  previewModeWarnings,
-  sendBudgetFor,
-  type ChannelConfigDefinition,
-  type InboundMessage,
-  type OutboundTarget,
-  type SendBudget,
-} from "@openclaw/plugin-sdk";
+import { deliverFinal, previewModeWarnings, sendBudgetFor, type SendBudget } from "@openclaw/delivery";
+import { chunkText, type ChannelConfigDefinition, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
 import { createPairingStore, decideAccess, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
 import { BUILTIN_CHANNELS } from "../config/index.js";

@@ -1,15 +1,11 @@
+import { deliverFinal, PreviewController, ProgressDraft, type DeliveryLedger, type SendBudget } from "@openclaw/delivery";
 import {
   BlockChunker,
   chunkText,
-  deliverFinal,
-  PreviewController,
-  ProgressDraft,
   type ChannelOutbound,
   type ChunkMode,
-  type DeliveryLedger,
   type NativeStream,
   type OutboundTarget,
-  type SendBudget,
   type SendPriority,
 } from "@openclaw/plugin-sdk";
 import type { AgentEvent } from "../agent/index.js";

@@ -19,5 +19,6 @@ export type {
   SentMessage,
 } from "./types.js";
 export { RateLimitedError, PermanentSendError, TransientSendError, AccountConfigError } from "./errors.js";
+export { isTransientSendError } from "./retryable.js";
 export { mergeAccountConfig, listAccountIds, DEFAULT_ACCOUNT_ID } from "./accounts.js";
 export { defineChannelPlugin, PLUGIN_SDK_VERSION } from "./define.js";

@@ -1,6 +1,6 @@
 // Conformance cases: exactly one final, rate limits honoured, abort.
 import assert from "node:assert/strict";
-import { InMemoryDeliveryLedger } from "@openclaw/plugin-sdk";
+import { InMemoryDeliveryLedger } from "@openclaw/delivery";
 import { deliverFinalText, isPreviewOp, isRateLimited, openPreview, pause, replyKey, updateAndWait } from "./drive.js";
 import type { ConformanceCase } from "./define.js";
 import type { ConformanceSession } from "./host.js";

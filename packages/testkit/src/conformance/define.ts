@@ -51,7 +51,7 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
  * The channel conformance suite for one channel plugin. It hosts the plugin with the SDK alone
  * (no core): `listAccounts` -> `resolveAccount` -> `createOutbound` -> `start`, with an
  * AccountContext whose `receive` records every inbound message; then each case drives replies with
- * the SDK's delivery helpers (`PreviewController`, `SendBudget` from `sendBudgetFor(capabilities)`,
+ * the delivery engine of `@openclaw/delivery` (`PreviewController`, `SendBudget` from `sendBudgetFor(capabilities)`,
  * `deliverFinal`, `chunkText`) and checks, through `harness.platform.chatView`, what a user of the
  * platform ends up seeing:
  *

@@ -1,14 +1,6 @@
-// How the cases drive replies: the SDK's delivery helpers, exactly as a host would use them.
-import {
-  chunkText,
-  deliverFinal,
-  InMemoryDeliveryLedger,
-  PreviewController,
-  type ChatRef,
-  type DeliveryLedger,
-  type OutboundTarget,
-  type SendBudget,
-} from "@openclaw/plugin-sdk";
+// How the cases drive replies: the delivery engine (@openclaw/delivery), exactly as a host would use it.
+import { deliverFinal, InMemoryDeliveryLedger, PreviewController, type DeliveryLedger, type SendBudget } from "@openclaw/delivery";
+import { chunkText, type ChatRef, type OutboundTarget } from "@openclaw/plugin-sdk";
 import type { ConformanceSession, OutboundCallRecord } from "./host.js";
 
 let replies = 0;

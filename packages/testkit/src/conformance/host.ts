@@ -1,19 +1,18 @@
-// Hosts one account of the plugin under test with the SDK alone (no core): resolves it, builds
+// Hosts one account of the plugin under test with the SDK and the delivery engine (no core): resolves it, builds
 // its outbound side behind a recording seam, runs `start` with a recording `receive`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  sendBudgetFor,
-  type AccountContext,
-  type AccountStatus,
-  type ChannelCapabilities,
-  type ChannelOutbound,
-  type ChannelPlugin,
-  type InboundMessage,
-  type PluginLogger,
-  type SendBudget,
-  type SendPriority,
+import { sendBudgetFor, type SendBudget } from "@openclaw/delivery";
+import type {
+  AccountContext,
+  AccountStatus,
+  ChannelCapabilities,
+  ChannelOutbound,
+  ChannelPlugin,
+  InboundMessage,
+  PluginLogger,
+  SendPriority,
 } from "@openclaw/plugin-sdk";
 import { inboundProblems } from "./text.js";
 import type { ChannelConformanceSpec, ConformanceChatView, ConformanceHarness } from "./types.js";

@@ -1,5 +1,5 @@
 // What the final reply does to the preview messages a user has already seen.
-import { isBlank } from "../text/chars.js";
+import { isBlank } from "@openclaw/plugin-sdk";
 import { splitForRollover } from "./rollover.js";
 import { commonPrefixLength, segmentText, skipWhitespace, type Segment } from "./segments.js";
 

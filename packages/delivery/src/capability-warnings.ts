@@ -1,6 +1,5 @@
 // Config validation: streaming settings that cannot work on a channel, in words a user can act on.
-import type { ChannelCapabilities } from "../channel/types.js";
-import { isPlainObject } from "../migrations/object-path.js";
+import { isPlainObject, type ChannelCapabilities } from "@openclaw/plugin-sdk";
 
 /** The capabilities `previewModeWarnings` looks at. */
 export type StreamingCapabilities = Pick<ChannelCapabilities, "edit" | "delete" | "textLimit" | "editLimit" | "nativeStream">;

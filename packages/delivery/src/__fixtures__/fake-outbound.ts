@@ -1,7 +1,13 @@
 // An in-memory platform for delivery tests: it records every call, keeps each message's history,
 // and can answer with rate limits, refused edits or network errors on demand.
-import { PermanentSendError, RateLimitedError } from "../../channel/errors.js";
-import type { ChannelOutbound, OutboundTarget, SendOptions, SendPriority } from "../../channel/types.js";
+import {
+  PermanentSendError,
+  RateLimitedError,
+  type ChannelOutbound,
+  type OutboundTarget,
+  type SendOptions,
+  type SendPriority,
+} from "@openclaw/plugin-sdk";
 import type { FakeClock } from "./fake-clock.js";
 
 export type Op = "send" | "edit" | "delete" | "typing";

@@ -1,10 +1,8 @@
 // The per-chat send budget of one account: previews, typing, blocks and finals share it, so the
 // platform's quota is spent on what matters (a final is never dropped; a preview edit is).
-import { RateLimitedError } from "../channel/errors.js";
-import type { ChannelCapabilities, SendPriority } from "../channel/types.js";
+import { isTransientSendError, RateLimitedError, type ChannelCapabilities, type SendPriority } from "@openclaw/plugin-sdk";
 import { systemClock, type DeliveryClock } from "./clock.js";
 import { TokenBucket } from "./token-bucket.js";
-import { isTransientSendError } from "./transient.js";
 
 /** Why the budget did not send: replaced by a newer preview, no room for it, or the caller aborted. */
 export type BudgetDropReason = "superseded" | "pressure" | "aborted";

@@ -2,8 +2,10 @@
 // The break is chosen by the shared block chunker (paragraph > newline > sentence > space, never
 // inside a code fence unless the fence alone is too long); this module maps the chunker's first
 // block back to offsets in the text so the next message continues exactly where it stopped.
-import { isWhitespaceCode, LF } from "../text/chars.js";
-import { BlockChunker } from "../text/index.js";
+import { BlockChunker } from "@openclaw/plugin-sdk";
+import { isWhitespaceAt } from "./whitespace.js";
+
+const LF = 10;
 
 /** Internal: a split of `text` into a head that fits and the place the rest resumes. */
 export interface RolloverSplit {
@@ -22,7 +24,7 @@ const FENCE_TAIL = /\n?([`~]{3,})$/;
 /** The plain break: skip one whitespace character, then the newlines that follow (as the chunker does). */
 function resumeAfter(text: string, cut: number): number {
   let at = cut;
-  if (at < text.length && isWhitespaceCode(text.charCodeAt(at))) at++;
+  if (isWhitespaceAt(text, at)) at++;
   while (at < text.length && text.charCodeAt(at) === LF) at++;
   return at;
 }
@@ -31,7 +33,7 @@ function resumeAfter(text: string, cut: number): number {
 function hardSplit(text: string, limit: number, minCut: number): RolloverSplit {
   let cut = limit;
   for (let i = limit; i >= minCut && i > 0; i--) {
-    if (isWhitespaceCode(text.charCodeAt(i))) {
+    if (isWhitespaceAt(text, i)) {
       cut = i;
       break;
     }

@@ -1,6 +1,6 @@
 // The messages of one live preview, as ranges of the reply text. A frozen segment has an end and
 // never changes again; the last segment grows with the reply until it reaches the edit limit.
-import { isWhitespaceCode } from "../text/chars.js";
+import { isWhitespaceAt } from "./whitespace.js";
 import { splitForRollover } from "./rollover.js";
 
 /** Internal: one preview message. */
@@ -69,6 +69,6 @@ export function commonPrefixLength(a: string, b: string): number {
 /** The first non-whitespace offset at or after `from`. */
 export function skipWhitespace(text: string, from: number): number {
   let i = from;
-  while (i < text.length && isWhitespaceCode(text.charCodeAt(i))) i++;
+  while (isWhitespaceAt(text, i)) i++;
   return i;
 }

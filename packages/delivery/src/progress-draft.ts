@@ -1,6 +1,6 @@
 // Preview mode "progress": one status message listing tool activity, edited as tools start and
 // finish, deleted once the final reply has been sent normally.
-import type { ChannelOutbound, OutboundTarget, SendOptions, SendPriority } from "../channel/types.js";
+import type { ChannelOutbound, OutboundTarget, SendOptions, SendPriority } from "@openclaw/plugin-sdk";
 import { systemClock, type DeliveryClock } from "./clock.js";
 import { Pacer } from "./pacer.js";
 import type { SendBudget } from "./send-budget.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkText } from "../text/index.js";
+import { chunkText } from "@openclaw/plugin-sdk";
 import { deliverFinal, InMemoryDeliveryLedger } from "./index.js";
 
 describe("deliverFinal", () => {

@@ -1,8 +1,14 @@
 // The live preview of one reply: sent once, edited in place (paced), continued in a new message
 // when it outgrows the edit limit, and finalized in place.
-import type { ChannelOutbound, OutboundTarget, SendOptions, SendPriority } from "../channel/types.js";
-import { isBlank } from "../text/chars.js";
-import { chunkText, type ChunkMode } from "../text/index.js";
+import {
+  chunkText,
+  isBlank,
+  type ChannelOutbound,
+  type ChunkMode,
+  type OutboundTarget,
+  type SendOptions,
+  type SendPriority,
+} from "@openclaw/plugin-sdk";
 import { systemClock, type DeliveryClock } from "./clock.js";
 import { Pacer } from "./pacer.js";
 import { planFinal, type FinalPlan } from "./final-plan.js";

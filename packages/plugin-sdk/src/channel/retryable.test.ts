@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { PermanentSendError, RateLimitedError, TransientSendError } from "../channel/errors.js";
-import { isTransientSendError } from "./index.js";
+import { PermanentSendError, RateLimitedError, TransientSendError } from "./errors.js";
+import { isTransientSendError } from "./retryable.js";
 
 describe("isTransientSendError", () => {
   it("recognises socket errors, also wrapped by fetch", () => {

@@ -1,5 +1,9 @@
-// Delivery helpers every channel shares: the send budget, the live preview, the progress draft,
-// exactly-once final delivery, and config warnings for streaming modes a channel cannot honour.
+/**
+ * @openclaw/delivery: the delivery engine a host (the gateway, the conformance suite) drives to get
+ * a reply to a chat: the per-chat send budget, the live preview, the progress draft, exactly-once
+ * final delivery, and config warnings for streaming modes a channel cannot honour. Channels build
+ * against `@openclaw/plugin-sdk` alone; this package is for hosts.
+ */
 export { systemClock, type DeliveryClock } from "./clock.js";
 export {
   SendBudget,
@@ -10,7 +14,6 @@ export {
   type BudgetRunOptions,
   type SendBudgetOptions,
 } from "./send-budget.js";
-export { isTransientSendError } from "./transient.js";
 export { PreviewController, type FinalizeResult, type PreviewControllerOptions } from "./preview-controller.js";
 export { ProgressDraft, type ProgressDraftOptions } from "./progress-draft.js";
 export {

@@ -1,5 +1,5 @@
 // Which send failures are worth retrying: network hiccups, not platform refusals.
-import { PermanentSendError, RateLimitedError, TransientSendError } from "../channel/errors.js";
+import { PermanentSendError, RateLimitedError, TransientSendError } from "./errors.js";
 
 /** Error codes Node and undici use for a connection that failed or dropped mid-request. */
 const TRANSIENT_CODES = new Set([

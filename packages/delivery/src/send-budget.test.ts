@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PermanentSendError, RateLimitedError } from "../channel/errors.js";
+import { PermanentSendError, RateLimitedError } from "@openclaw/plugin-sdk";
 import { FakeClock, settle } from "./__fixtures__/fake-clock.js";
 import { SendBudget, sendBudgetFor, SendRetriesExhaustedError, type BudgetResult } from "./index.js";
 
