@@ -1,8 +1,8 @@
 /**
  * @openclaw/delivery: the delivery engine a host (the gateway, the conformance suite) drives to get
  * a reply to a chat: the per-chat send budget, the live preview, the progress draft, exactly-once
- * final delivery, and config warnings for streaming modes a channel cannot honour. Channels build
- * against `@openclaw/plugin-sdk` alone; this package is for hosts.
+ * final delivery, one strategy per delivery kind, and config warnings for streaming modes a channel
+ * cannot honour. Channels build against `@openclaw/plugin-sdk` alone; this package is for hosts.
  */
 export { systemClock, type DeliveryClock } from "./clock.js";
 export {
@@ -30,3 +30,25 @@ export {
   type PreviewModeWarningOptions,
   type StreamingCapabilities,
 } from "./capability-warnings.js";
+export { sendParts, type SendPartsOptions } from "./final-send.js";
+export {
+  createBlockCoalescer,
+  joinerForBreakPreference,
+  type BlockCoalescer,
+  type BlockCoalescerOptions,
+  type CoalescerTimers,
+  type EnqueueOptions,
+} from "./blocks/coalescer.js";
+export { SILENT_REPLY_TOKEN, isSilentReply, createSilentReplyGuard, type SilentReplyGuard } from "./silent-reply.js";
+export { createDeliveryStrategy } from "./strategies/create.js";
+export type {
+  BlockDeliverySettings,
+  DeliveryKind,
+  DeliveryOutcome,
+  DeliveryPlanKind,
+  DeliveryStrategy,
+  DeliveryStrategyOptions,
+  PreviewPlanMode,
+  ProgressDraftSettings,
+  ReplyEvent,
+} from "./strategies/types.js";

@@ -44,6 +44,8 @@ export interface PreviewControllerOptions {
   signal: AbortSignal;
   /** How `finalize` splits text it sends as new messages (default `"length"`). */
   chunkMode?: ChunkMode;
+  /** The inbound message the reply answers, passed on every call as `SendOptions.inReplyTo`. */
+  inReplyTo?: string;
   /** Time source (tests). */
   clock?: DeliveryClock;
 }
@@ -289,6 +291,8 @@ export class PreviewController {
   }
 
   #sendOptions(priority: SendPriority, idempotencyKey: string, signal: AbortSignal): SendOptions {
-    return { signal, priority, format: this.#o.format, idempotencyKey };
+    const options: SendOptions = { signal, priority, format: this.#o.format, idempotencyKey };
+    if (this.#o.inReplyTo !== undefined) options.inReplyTo = this.#o.inReplyTo;
+    return options;
   }
 }

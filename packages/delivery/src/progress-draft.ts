@@ -29,6 +29,8 @@ export interface ProgressDraftOptions {
   idempotencyKey: string;
   /** The run's signal: when it fires, pending edits stop. */
   signal: AbortSignal;
+  /** The inbound message the reply answers, passed on every call as `SendOptions.inReplyTo`. */
+  inReplyTo?: string;
   /** Time source (tests). */
   clock?: DeliveryClock;
 }
@@ -147,6 +149,14 @@ export class ProgressDraft {
   }
 
   #options(priority: SendPriority, signal: AbortSignal): SendOptions {
-    return { signal, priority, format: this.#o.format, idempotencyKey: `${this.#o.idempotencyKey}#progress`, silent: true };
+    const options: SendOptions = {
+      signal,
+      priority,
+      format: this.#o.format,
+      idempotencyKey: `${this.#o.idempotencyKey}#progress`,
+      silent: true,
+    };
+    if (this.#o.inReplyTo !== undefined) options.inReplyTo = this.#o.inReplyTo;
+    return options;
   }
 }

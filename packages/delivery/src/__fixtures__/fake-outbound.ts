@@ -20,6 +20,10 @@ export interface RecordedCall {
   priority: SendPriority;
   /** False when the platform refused it (the call threw). */
   ok: boolean;
+  /** The quoted message (`target.replyToMessageId`). */
+  replyTo?: string;
+  /** `SendOptions.inReplyTo`. */
+  inReplyTo?: string;
 }
 
 export interface FakeMessage {
@@ -88,12 +92,14 @@ export class FakePlatform {
     return this.calls.filter((c) => c.op === op && c.ok === ok).length;
   }
 
-  async #call(op: Op, _target: OutboundTarget, text: string | undefined, opts: SendOptions, messageId: string | undefined) {
+  async #call(op: Op, target: OutboundTarget, text: string | undefined, opts: SendOptions, messageId: string | undefined) {
     if (this.#latency > 0) await new Promise<void>((resolve) => this.#clock.setTimeout(resolve, this.#latency));
     const now = this.#clock.now();
     const id = messageId ?? `m${this.messages.length + 1}`;
     const record: RecordedCall = { op, at: now, messageId: id, priority: opts.priority, ok: false };
     if (text !== undefined) record.text = text;
+    if (target.replyToMessageId !== undefined) record.replyTo = target.replyToMessageId;
+    if (opts.inReplyTo !== undefined) record.inReplyTo = opts.inReplyTo;
     this.calls.push(record);
     const fault = this.#faults.findIndex((f) => f.op === op);
     if (fault >= 0) throw this.#faults.splice(fault, 1)[0]!.error();

@@ -72,11 +72,26 @@ export interface SendOptions {
   idempotencyKey: string;
   /** Deliver without a notification (previews that will be edited). */
   silent?: boolean;
+  /**
+   * The id of the inbound message this call answers (`InboundMessage.messageId`), on every call a
+   * reply makes: previews, typing, blocks, finals, streams. Undefined for messages nobody asked for
+   * (a message sent by a tool to another chat). Platforms that meter replies per inbound message
+   * (QQ Bot's passive replies) send with it; it does not quote anything (that is
+   * `OutboundTarget.replyToMessageId`, governed by `replyToMode`).
+   */
+  inReplyTo?: string;
 }
 
 /** A message the platform accepted. */
 export interface SentMessage {
+  /** The message's id; for a send the platform split into several messages, the last one. */
   messageId: string;
+  /**
+   * Every message the send made, in order, when the plugin split it into several (text over the
+   * platform's limit after rendering, a caption sent apart from its file); `messageId` is the last.
+   * Omit it for a single message.
+   */
+  messageIds?: string[];
 }
 
 /** An outgoing file. */

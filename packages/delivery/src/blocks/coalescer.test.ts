@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createBlockCoalescer, joinerForBreakPreference, type BlockCoalescerOptions, type CoalescerTimers } from "./index.js";
+import { createBlockCoalescer, joinerForBreakPreference, type BlockCoalescerOptions, type CoalescerTimers } from "./coalescer.js";
 
 /** A manual clock: timers fire only inside advance(). */
 function fakeClock() {

@@ -3,7 +3,7 @@
 // the reply (a space inside a sentence, a blank line between paragraphs), never with a fixed
 // joiner: the chunker may break at a space, and "\n\n" there would cut a sentence in two.
 import type { BlockChunker } from "@openclaw/plugin-sdk";
-import type { BlockCoalescer } from "../streaming/index.js";
+import type { BlockCoalescer } from "./coalescer.js";
 
 const FENCE_OPEN_HEAD = /^[ ]{0,3}(?:`{3,}|~{3,})[^\n]*\n/;
 const FENCE_CLOSE_TAIL = /\n?[ ]{0,3}(?:`{3,}|~{3,})[ \t]*$/;

@@ -1,6 +1,6 @@
 import { BlockChunker } from "@openclaw/plugin-sdk";
 import { describe, expect, it } from "vitest";
-import { createBlockCoalescer } from "../streaming/index.js";
+import { createBlockCoalescer } from "./coalescer.js";
 import { BlockStream, blockText } from "./block-stream.js";
 
 /** Streams `deltas` (segments separated by null = text_end) and returns the messages sent. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSilentReplyGuard, isSilentReply, SILENT_REPLY_TOKEN } from "./index.js";
+import { createSilentReplyGuard, isSilentReply, SILENT_REPLY_TOKEN } from "./silent-reply.js";
 
 describe("isSilentReply", () => {
   it("accepts the token alone, trimmed, in any case, in simple wrapping", () => {
