@@ -1,6 +1,6 @@
 /**
  * @openclaw/delivery: the delivery engine a host (the gateway, the conformance suite) drives to get
- * a reply to a chat: the per-chat send budget, the live preview, the progress draft, exactly-once
+ * a reply to a chat: the per-chat send budget, the live preview, native streams, the progress draft, exactly-once
  * final delivery, one strategy per delivery kind, and config warnings for streaming modes a channel
  * cannot honour. Channels build against `@openclaw/plugin-sdk` alone; this package is for hosts.
  */
@@ -16,6 +16,7 @@ export {
 } from "./send-budget.js";
 export { PreviewController, type FinalizeResult, type PreviewControllerOptions } from "./preview-controller.js";
 export { ProgressDraft, type ProgressDraftOptions } from "./progress-draft.js";
+export { NativeStreamController, type NativeFinalResult, type NativeStreamControllerOptions } from "./native-stream.js";
 export {
   deliverFinal,
   InMemoryDeliveryLedger,

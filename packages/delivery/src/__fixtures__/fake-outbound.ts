@@ -4,13 +4,15 @@ import {
   PermanentSendError,
   RateLimitedError,
   type ChannelOutbound,
+  type NativeStream,
   type OutboundTarget,
   type SendOptions,
   type SendPriority,
 } from "@openclaw/plugin-sdk";
 import type { FakeClock } from "./fake-clock.js";
 
-export type Op = "send" | "edit" | "delete" | "typing";
+/** Stream ops: "open" (openStream), "update", "finish", "abort" (the NativeStream methods). */
+export type Op = "send" | "edit" | "delete" | "typing" | "open" | "update" | "finish" | "abort";
 
 export interface RecordedCall {
   op: Op;
@@ -38,6 +40,8 @@ export interface FakeOutboundOptions {
   canDelete?: boolean;
   /** Simulated time each call takes (default 0). */
   latencyMs?: number;
+  /** The platform streams natively with these semantics (adds `openStream`). */
+  nativeStream?: "replace" | "append";
 }
 
 export const TARGET: OutboundTarget = { chat: { kind: "direct", id: "chat-1" } };
@@ -75,7 +79,34 @@ export class FakePlatform {
     outbound.typing = async (target, opts) => {
       await this.#call("typing", target, undefined, opts, "");
     };
+    const mode = options.nativeStream;
+    if (mode !== undefined) outbound.openStream = async (target, opts) => this.#openStream(mode, target, opts);
     this.outbound = outbound;
+  }
+
+  /** A stream message shows "" until its first update; `visible` leaves such messages out. */
+  async #openStream(mode: "replace" | "append", target: OutboundTarget, opts: SendOptions): Promise<NativeStream> {
+    const { messageId } = await this.#call("open", target, undefined, opts, undefined);
+    const message: FakeMessage = { id: messageId, history: [""], deleted: false };
+    this.messages.push(message);
+    const apply = (text: string): void => {
+      message.history.push(mode === "replace" ? text : message.history[message.history.length - 1]! + text);
+    };
+    const streamOpts = (priority: SendPriority): SendOptions => ({ ...opts, priority });
+    return {
+      update: async (text) => {
+        await this.#call("update", target, text, streamOpts("preview"), messageId);
+        apply(text);
+      },
+      finish: async (text) => {
+        await this.#call("finish", target, text, streamOpts("final"), messageId);
+        apply(text);
+        return { messageId };
+      },
+      abort: async () => {
+        await this.#call("abort", target, undefined, streamOpts("final"), messageId);
+      },
+    };
   }
 
   /** The next call of `op` throws `error()`. */
@@ -85,7 +116,12 @@ export class FakePlatform {
 
   /** Messages still in the chat, in the order they were sent, with their current text. */
   visible(): string[] {
-    return this.messages.filter((m) => !m.deleted).map((m) => m.history[m.history.length - 1]!);
+    return this.messages
+      .filter((m) => !m.deleted)
+      .flatMap((m) => {
+        const text = m.history[m.history.length - 1]!;
+        return text === "" ? [] : [text];
+      });
   }
 
   count(op: Op, ok = true): number {

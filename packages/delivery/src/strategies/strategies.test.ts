@@ -145,6 +145,36 @@ describe("delivery strategies", () => {
     expect(outcome).toMatchObject({ kind: "progress", messageIds: ["m2"], counts: { deletes: 1 } });
   });
 
+  it("native: one stream per reply, the messages before tool calls joined in it; the final finishes it", async () => {
+    const { clock, platform, strategy, feed } = setup(
+      { kind: "native" },
+      { typing: false, nativeStream: "append" },
+      { nativeStream: "append" },
+    );
+    await feed([...deltas("Let me check.")], 1100);
+    await feed([
+      { type: "text_end" },
+      { type: "tool_start", callId: "c1", name: "exec", args: {} },
+      { type: "tool_end", callId: "c1", isError: false },
+    ]);
+    await feed([...deltas("It is ", "42."), final("It is 42.")], 1100);
+    const outcome = await clock.run(strategy.finish());
+    expect(platform.visible()).toEqual(["Let me check.\n\nIt is 42."]);
+    expect(platform.count("open")).toBe(1);
+    expect(outcome).toMatchObject({ kind: "native", status: "delivered", messageIds: ["m1"], fallbacks: [] });
+    expect(outcome.counts.streamUpdates).toBeGreaterThanOrEqual(1);
+  });
+
+  it("native: a stream that cannot be opened falls back to an ordinary final, reported in the outcome", async () => {
+    const { clock, platform, strategy, feed } = setup({ kind: "native" }, { typing: false }, { nativeStream: "replace" });
+    platform.failNext("open", () => Object.assign(new Error("stream_messages forbidden"), { name: "PermanentSendError" }));
+    await feed([...deltas("The answer is here."), final("The answer is here.")], 1100);
+    const outcome = await clock.run(strategy.finish());
+    expect(platform.visible()).toEqual(["The answer is here."]);
+    expect(outcome.fallbacks).toEqual([expect.stringMatching(/could not be opened \(stream_messages forbidden\)/)]);
+    expect(outcome.status).toBe("delivered");
+  });
+
   it("NO_REPLY sends nothing and no preview ever shows the token", async () => {
     const { clock, platform, strategy, feed } = setup({ kind: "preview", mode: "partial" }, { typing: false });
     await feed([...deltas("NO_", "REPLY"), { type: "final", text: "", silent: true }], 1100);
