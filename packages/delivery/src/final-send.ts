@@ -47,7 +47,9 @@ export async function sendParts(options: SendPartsOptions): Promise<DeliverFinal
     ledger: options.ledger,
     key,
     chunks: options.chunks,
-    ...(options.info !== undefined ? { info: options.info } : {}),
+    ...(options.info !== undefined || options.inReplyTo !== undefined
+      ? { info: { ...options.info, ...(options.inReplyTo !== undefined ? { inReplyTo: options.inReplyTo } : {}) } }
+      : {}),
     send: async (chunk, index) => {
       const target = targetOf();
       const sendOptions = {

@@ -19,6 +19,8 @@ export { ProgressDraft, type ProgressDraftOptions } from "./progress-draft.js";
 export { NativeStreamController, type NativeFinalResult, type NativeStreamControllerOptions } from "./native-stream.js";
 export {
   deliverFinal,
+  deliveryBegin,
+  sentIds,
   InMemoryDeliveryLedger,
   type DeliverFinalOptions,
   type DeliverFinalResult,

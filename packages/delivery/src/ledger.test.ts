@@ -17,7 +17,7 @@ describe("deliverFinal", () => {
       return { messageId: `m${++sent}` };
     };
     await expect(deliverFinal({ ledger, key: "run-1", chunks, send: crashingSend })).rejects.toThrow("process killed");
-    expect(ledger.parts("run-1")).toEqual(["m1", "m2"]);
+    expect(ledger.parts("run-1")).toEqual([["m1"], ["m2"]]);
 
     // The retry (after a restart) rebuilds the same chunks and resumes at part 2.
     const indexes: number[] = [];
@@ -38,7 +38,31 @@ describe("deliverFinal", () => {
 
     // A third attempt sends nothing at all.
     const again = await deliverFinal({ ledger, key: "run-1", chunks, send: async () => expect.fail("sent twice") });
-    expect(again).toEqual({ messageIds: retry.messageIds, skipped: chunks.length, alreadyDelivered: true });
+    expect(again).toEqual({ messageIds: retry.messageIds, parts: retry.parts, skipped: chunks.length, alreadyDelivered: true });
+  });
+
+  it("records every message of a part the plugin split, and resumes after it", async () => {
+    const ledger = new InMemoryDeliveryLedger();
+    let next = 0;
+    const split = async () => ({ messageId: `m${(next += 2)}`, messageIds: [`m${next - 1}`, `m${next}`] });
+    await expect(
+      deliverFinal({
+        ledger,
+        key: "r",
+        chunks: ["a", "b"],
+        send: async (chunk) => (chunk === "b" ? Promise.reject(new Error("gone")) : split()),
+      }),
+    ).rejects.toThrow("gone");
+    expect(ledger.parts("r")).toEqual([["m1", "m2"]]);
+    const done = await deliverFinal({ ledger, key: "r", chunks: ["a", "b"], send: split });
+    expect(done).toMatchObject({
+      messageIds: ["m1", "m2", "m3", "m4"],
+      parts: [
+        ["m1", "m2"],
+        ["m3", "m4"],
+      ],
+      skipped: 1,
+    });
   });
 
   it("keeps deliveries apart by key and passes extra info to the ledger", async () => {

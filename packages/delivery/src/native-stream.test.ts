@@ -60,7 +60,7 @@ describe("NativeStreamController", () => {
     for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(500);
     expect(updates[0]!.at - t0).toBeLessThan(100);
     expect(platform.calls.every((c) => c.inReplyTo === "in-1")).toBe(true);
-    expect(ledger.parts("reply-1:final")).toEqual(["m1"]);
+    expect(ledger.parts("reply-1:final")).toEqual([["m1"]]);
   });
 
   it("append: every update carries only the new text; the stream ends holding the final exactly once", async () => {

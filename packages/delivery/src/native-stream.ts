@@ -12,7 +12,7 @@ import {
 } from "@openclaw/plugin-sdk";
 import { systemClock, type DeliveryClock } from "./clock.js";
 import { sendParts } from "./final-send.js";
-import type { DeliveryInfo, DeliveryLedger } from "./ledger.js";
+import { sentIds, type DeliveryInfo, type DeliveryLedger } from "./ledger.js";
 import { Pacer } from "./pacer.js";
 import { splitForRollover } from "./rollover.js";
 import { commonPrefixLength } from "./segments.js";
@@ -149,7 +149,8 @@ export class NativeStreamController {
       const why = "the final reply does not continue what the append stream showed; it was sent as new messages";
       return this.#sendMessages(chunkText(finalText, this.#chunkOptions()), why);
     }
-    const begun = this.#o.ledger.begin(this.#o.ledgerKey, { ...this.#o.info, chunks: plan.chunks });
+    const inReplyTo = this.#o.inReplyTo !== undefined ? { inReplyTo: this.#o.inReplyTo } : {};
+    const begun = this.#o.ledger.begin(this.#o.ledgerKey, { ...this.#o.info, ...inReplyTo, chunks: plan.chunks });
     if (begun.alreadyDelivered || begun.messageIds.length > 0) {
       // Delivered (or begun) by an earlier attempt: this stream is not the reply's message.
       this.#endQuietly("the reply was delivered before");
@@ -159,7 +160,7 @@ export class NativeStreamController {
     try {
       const sent = await this.#run("final", () => stream.finish(plan.payload));
       this.#stream = undefined;
-      this.#o.ledger.recordPart(this.#o.ledgerKey, 0, sent.messageId);
+      this.#o.ledger.recordPart(this.#o.ledgerKey, 0, sentIds(sent));
     } catch (error) {
       if (this.#o.signal.aborted) throw error;
       this.#endQuietly("the stream could not be finished");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PermanentSendError, RateLimitedError } from "@openclaw/plugin-sdk";
+import { PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
 import { FakeClock, settle } from "./__fixtures__/fake-clock.js";
 import { SendBudget, sendBudgetFor, SendRetriesExhaustedError, type BudgetResult } from "./index.js";
 
@@ -125,6 +125,32 @@ describe("SendBudget", () => {
     expect(log).toHaveLength(4);
     // A preview is not retried: the next edit will carry the newer text anyway.
     await expect(clock.run(budget.run("c3", "preview", send("p", networkError)))).rejects.toMatchObject({ code: "ECONNRESET" });
+  });
+
+  it("retries 5xx answers and TransientSendErrors (waiting their retryAfterMs when longer than the backoff)", async () => {
+    const { clock, budget, log, send, t0 } = setup({ transientBackoffMs: 500 });
+    const failures = [
+      () => Object.assign(new Error("Bad Gateway"), { error_code: 502 }),
+      () => new TransientSendError("the platform is restarting", { retryAfterMs: 3000 }),
+    ];
+    const ok = await clock.run(
+      budget.run(
+        "chat",
+        "final",
+        send("final", () => failures.shift()?.()),
+      ),
+    );
+    expect(ok).toEqual({ status: "sent", value: "final" });
+    expect(log.map((e) => e.at - t0)).toEqual([0, 500, 3500]);
+
+    log.length = 0;
+    const refused = budget.run(
+      "c2",
+      "final",
+      send("final", () => Object.assign(new Error("Bad Request"), { error_code: 400 })),
+    );
+    await expect(clock.run(refused)).rejects.toMatchObject({ error_code: 400 });
+    expect(log).toHaveLength(1);
   });
 
   it("gives up on a final after 8 rate-limit answers with a clear error", async () => {

@@ -1,6 +1,6 @@
 // The per-chat send budget of one account: previews, typing, blocks and finals share it, so the
 // platform's quota is spent on what matters (a final is never dropped; a preview edit is).
-import { isTransientSendError, RateLimitedError, type ChannelCapabilities, type SendPriority } from "@openclaw/plugin-sdk";
+import { isRetryableSendError, RateLimitedError, SendError, type ChannelCapabilities, type SendPriority } from "@openclaw/plugin-sdk";
 import { systemClock, type DeliveryClock } from "./clock.js";
 import { TokenBucket } from "./token-bucket.js";
 
@@ -27,9 +27,9 @@ export interface SendBudgetOptions {
   reserveForFinal?: boolean;
   /** Rate-limit answers a final or block send absorbs before it fails (default 8). */
   maxRateLimitedAttempts?: number;
-  /** Retries of a final or block send after a network error (default 3). */
+  /** Retries of a final or block send after a retryable failure: a network error, a 5xx, a `TransientSendError` (default 3). */
   maxTransientRetries?: number;
-  /** First backoff after a network error, doubled on every retry (default 500 ms). */
+  /** First backoff after a retryable failure, doubled on every retry (default 500 ms; longer when the error's `retryAfterMs` says so). */
   transientBackoffMs?: number;
   /** Time source (tests). */
   clock?: DeliveryClock;
@@ -100,7 +100,8 @@ function burst(value: number | undefined, fallback: number, name: string): numbe
  * - `final` and `block` sends are never dropped: they wait for a token, in strict FIFO order per
  *   chat (one send in flight per chat). A `RateLimitedError` pauses the chat for its
  *   `retryAfterMs` and the send is retried (up to `maxRateLimitedAttempts`, then
- *   `SendRetriesExhaustedError`); network errors are retried with backoff (`maxTransientRetries`);
+ *   `SendRetriesExhaustedError`); other retryable failures (`isRetryableSendError`: network
+ *   errors, 5xx answers, `TransientSendError`) are retried with backoff (`maxTransientRetries`);
  *   any other error (e.g. `PermanentSendError`) rejects at once.
  * - `preview` and `typing` sends are droppable: dropped (`"pressure"`) while the chat is paused or
  *   a final/block is waiting, and when a final/block arrives while they wait; a waiting preview is
@@ -359,9 +360,10 @@ export class SendBudget {
       }
       return this.#requeue(chat, job);
     }
-    if (isTransientSendError(error) && job.transient < this.#maxTransient) {
+    if (isRetryableSendError(error) && job.transient < this.#maxTransient) {
       job.transient += 1;
-      job.notBefore = now + this.#backoffMs * 2 ** (job.transient - 1);
+      const asked = error instanceof SendError ? (error.retryAfterMs ?? 0) : 0;
+      job.notBefore = now + Math.max(asked, this.#backoffMs * 2 ** (job.transient - 1));
       return this.#requeue(chat, job);
     }
     this.#fail(job, error);

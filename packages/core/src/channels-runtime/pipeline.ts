@@ -139,7 +139,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         continue;
       }
       track(
-        sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key).catch((err: unknown) =>
+        sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key, entry.inReplyTo).catch((err: unknown) =>
           account.log.warn(`could not finish an interrupted reply: ${(err as Error).message}`),
         ),
       );

@@ -1,12 +1,8 @@
 // What one reply's delivery did, recorded at the one seam every call of the reply passes: the
 // outbound, wrapped per reply.
 import type { ChannelOutbound, NativeStream, SentMessage } from "@openclaw/plugin-sdk";
+import { sentIds } from "../ledger.js";
 import type { DeliveryKind, DeliveryOutcome } from "./types.js";
-
-/** Every id a send reported (all parts of a platform-split send, else the one). */
-export function sentIds(sent: SentMessage): string[] {
-  return sent.messageIds !== undefined && sent.messageIds.length > 0 ? [...sent.messageIds] : [sent.messageId];
-}
 
 /** Internal: collects a reply's outcome; `wrap` returns the outbound the strategy sends through. */
 export class OutcomeRecorder {

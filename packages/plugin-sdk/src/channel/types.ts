@@ -84,12 +84,15 @@ export interface SendOptions {
 
 /** A message the platform accepted. */
 export interface SentMessage {
-  /** The message's id; for a send the platform split into several messages, the last one. */
+  /**
+   * The message's id. For a send made as several messages, the primary one: the last part of a
+   * split text, the file of a file whose caption followed apart.
+   */
   messageId: string;
   /**
    * Every message the send made, in order, when the plugin split it into several (text over the
-   * platform's limit after rendering, a caption sent apart from its file); `messageId` is the last.
-   * Omit it for a single message.
+   * platform's limit once rendered, a caption sent apart from its file). Omit it for one message.
+   * `SplitSendTracker` fills it in.
    */
   messageIds?: string[];
 }
