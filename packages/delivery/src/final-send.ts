@@ -2,7 +2,18 @@
 // final, block, fallback and host-made message (pairing codes, command answers) comes down to.
 import type { ChannelOutbound, OutboundTarget, SendPriority } from "@openclaw/plugin-sdk";
 import { deliverFinal, type DeliverFinalResult, type DeliveryInfo, type DeliveryLedger } from "./ledger.js";
-import type { SendBudget } from "./send-budget.js";
+import type { BudgetDropReason, SendBudget } from "./send-budget.js";
+
+/** A part the send budget did not send: the run was aborted, or (blocks) no reply was left in the quota. */
+export class SendDroppedError extends Error {
+  constructor(
+    message: string,
+    readonly reason: BudgetDropReason,
+  ) {
+    super(message);
+    this.name = "SendDroppedError";
+  }
+}
 
 /** Arguments of `sendParts`. */
 export interface SendPartsOptions {
@@ -59,8 +70,11 @@ export async function sendParts(options: SendPartsOptions): Promise<DeliverFinal
         idempotencyKey: `${key}:${index}`,
         ...(options.inReplyTo !== undefined ? { inReplyTo: options.inReplyTo } : {}),
       };
-      const result = await budget.run(chatKey, priority, () => outbound.sendText(target, chunk, sendOptions), { signal });
-      if (result.status !== "sent") throw new Error(`part ${index} of ${key} was not sent (${result.reason})`);
+      const result = await budget.run(chatKey, priority, () => outbound.sendText(target, chunk, sendOptions), {
+        signal,
+        ...(options.inReplyTo !== undefined ? { inReplyTo: options.inReplyTo } : {}),
+      });
+      if (result.status !== "sent") throw new SendDroppedError(`part ${index} of ${key} was not sent (${result.reason})`, result.reason);
       return result.value;
     },
   });

@@ -14,6 +14,7 @@ export {
   type BudgetRunOptions,
   type SendBudgetOptions,
 } from "./send-budget.js";
+export type { ReplyQuota } from "./reply-quota.js";
 export { PreviewController, type FinalizeResult, type PreviewControllerOptions } from "./preview-controller.js";
 export { ProgressDraft, type ProgressDraftOptions } from "./progress-draft.js";
 export { NativeStreamController, type NativeFinalResult, type NativeStreamControllerOptions } from "./native-stream.js";

@@ -229,6 +229,7 @@ export class NativeStreamController {
       const options = this.#options("block", "open", this.#o.signal);
       const result = await this.#o.budget.run(this.#o.chatKey, "block", () => outbound.openStream!(target, options), {
         signal: this.#previewSignal,
+        ...this.#replies(1),
       });
       if (result.status === "dropped") {
         if (result.reason !== "aborted") this.#unavailable = `there was no room to open the native stream (${result.reason})`;
@@ -262,6 +263,7 @@ export class NativeStreamController {
       const result = await this.#o.budget.run(this.#o.chatKey, "preview", send, {
         supersedeKey: `${this.#o.idempotencyKey}#stream`,
         signal: this.#previewSignal,
+        replySlots: 0,
       });
       if (result.status === "dropped") {
         this.#pacer.markAttempt();
@@ -287,7 +289,7 @@ export class NativeStreamController {
   }
 
   async #run<T>(priority: SendPriority, send: () => Promise<T>): Promise<T> {
-    const result = await this.#o.budget.run(this.#o.chatKey, priority, send, { signal: this.#o.signal });
+    const result = await this.#o.budget.run(this.#o.chatKey, priority, send, { signal: this.#o.signal, ...this.#replies(0) });
     if (result.status === "sent") return result.value;
     throw this.#o.signal.reason instanceof Error ? this.#o.signal.reason : new Error(`the native stream's final was ${result.reason}`);
   }
@@ -299,6 +301,11 @@ export class NativeStreamController {
     this.#stream = undefined;
     const end = how === "finish" ? stream.finish("") : stream.abort(reason);
     void Promise.resolve(end).catch(() => undefined);
+  }
+
+  /** The budget options that spend `replySlots` of the inbound message's reply quota. */
+  #replies(replySlots: number): { inReplyTo?: string; replySlots: number } {
+    return this.#o.inReplyTo !== undefined ? { inReplyTo: this.#o.inReplyTo, replySlots } : { replySlots };
   }
 
   #chunkOptions(): { maxChars: number; mode: ChunkMode } {

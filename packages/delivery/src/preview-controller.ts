@@ -228,10 +228,13 @@ export class PreviewController {
       const result = await this.#o.budget.run(this.#o.chatKey, "preview", send, {
         supersedeKey: `${this.#o.idempotencyKey}#${index}`,
         signal: this.#previewSignal,
+        ...this.#replies(segment.messageId === undefined ? 1 : 0),
       });
       if (result.status === "dropped") {
         this.#pacer.markAttempt();
-        if (result.reason !== "aborted") this.#pacer.request();
+        // No reply left for another preview message: the final carries the rest.
+        if (result.reason === "quota") this.#previewOff = true;
+        else if (result.reason !== "aborted") this.#pacer.request();
         return false;
       }
       segment.messageId = result.value;
@@ -255,7 +258,7 @@ export class PreviewController {
     if (typeof outbound.editText !== "function") throw new Error("the channel cannot edit messages");
     const index = this.#segments.indexOf(segment);
     const options = this.#sendOptions("final", `${this.#o.idempotencyKey}#${index}`, this.#o.signal);
-    await this.#runFinal(() => outbound.editText!(target, segment.messageId!, text, options));
+    await this.#runFinal(() => outbound.editText!(target, segment.messageId!, text, options), 0);
     segment.shown = text;
   }
 
@@ -265,7 +268,7 @@ export class PreviewController {
     for (const chunk of chunkText(text, { maxChars: this.#o.textLimit, mode: this.#o.chunkMode ?? "length" })) {
       const key = `${this.#o.idempotencyKey}#f${this.#newMessages++}`;
       const options = this.#sendOptions("final", key, this.#o.signal);
-      const sent = await this.#runFinal(() => this.#o.outbound.sendText(this.#o.target, chunk, options));
+      const sent = await this.#runFinal(() => this.#o.outbound.sendText(this.#o.target, chunk, options), 1);
       ids.push(sent.messageId);
     }
     return ids;
@@ -277,17 +280,22 @@ export class PreviewController {
     if (typeof outbound.deleteMessage !== "function") return false;
     const options = this.#sendOptions("final", `${this.#o.idempotencyKey}#delete:${messageId}`, this.#o.signal);
     try {
-      await this.#runFinal(() => outbound.deleteMessage!(target, messageId, options));
+      await this.#runFinal(() => outbound.deleteMessage!(target, messageId, options), 0);
       return true;
     } catch {
       return false;
     }
   }
 
-  async #runFinal<T>(send: () => Promise<T>): Promise<T> {
-    const result = await this.#o.budget.run(this.#o.chatKey, "final", send, { signal: this.#o.signal });
+  async #runFinal<T>(send: () => Promise<T>, replySlots: number): Promise<T> {
+    const result = await this.#o.budget.run(this.#o.chatKey, "final", send, { signal: this.#o.signal, ...this.#replies(replySlots) });
     if (result.status === "sent") return result.value;
     throw this.#o.signal.reason instanceof Error ? this.#o.signal.reason : new Error(`final delivery ${result.reason}`);
+  }
+
+  /** The budget options that spend `replySlots` of the inbound message's reply quota. */
+  #replies(replySlots: number): { inReplyTo?: string; replySlots: number } {
+    return this.#o.inReplyTo !== undefined ? { inReplyTo: this.#o.inReplyTo, replySlots } : { replySlots };
   }
 
   #sendOptions(priority: SendPriority, idempotencyKey: string, signal: AbortSignal): SendOptions {

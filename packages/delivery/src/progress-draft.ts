@@ -59,6 +59,7 @@ export class ProgressDraft {
   #messageId: string | undefined;
   #shown: string | undefined;
   #closed = false;
+  #noRoom = false;
 
   constructor(options: ProgressDraftOptions) {
     this.#o = options;
@@ -107,6 +108,7 @@ export class ProgressDraft {
     try {
       await this.#o.budget.run(this.#o.chatKey, "final", () => outbound.deleteMessage!(target, messageId, options), {
         signal: this.#o.signal,
+        replySlots: 0,
       });
     } catch {
       // A draft that cannot be deleted stays; the final reply is already out.
@@ -114,7 +116,7 @@ export class ProgressDraft {
   }
 
   #request(): void {
-    if (typeof this.#o.outbound.editText === "function") this.#pacer.request();
+    if (typeof this.#o.outbound.editText === "function" && !this.#noRoom) this.#pacer.request();
   }
 
   #cut(text: string): string {
@@ -138,10 +140,14 @@ export class ProgressDraft {
     const result = await this.#o.budget.run(this.#o.chatKey, "preview", send, {
       supersedeKey: `${this.#o.idempotencyKey}#progress`,
       signal: this.#signal,
+      replySlots: this.#messageId === undefined ? 1 : 0,
+      ...(this.#o.inReplyTo !== undefined ? { inReplyTo: this.#o.inReplyTo } : {}),
     });
     if (result.status === "sent") {
       this.#messageId = result.value;
       this.#shown = text;
+    } else if (result.reason === "quota") {
+      this.#noRoom = true; // no reply left for a status message: the final matters more
     } else if (result.reason !== "aborted") {
       this.#pacer.markAttempt();
       this.#pacer.request();

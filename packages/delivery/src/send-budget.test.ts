@@ -224,3 +224,53 @@ describe("sendBudgetFor", () => {
     expect(results.every((r) => r.status === "sent")).toBe(true);
   });
 });
+
+describe("SendBudget reply quota (per inbound message)", () => {
+  const quota = { perInbound: 5, windowMs: 60_000 };
+  const inbound = { inReplyTo: "in-1" };
+
+  it("keeps the final's reply: typing is dropped first, then previews; blocks leave the reserve; the final always goes", async () => {
+    const { clock, budget, send } = setup({ replyQuota: quota, perChatRate: Number.POSITIVE_INFINITY });
+    const outcome = async (priority: Parameters<typeof budget.run>[1]) =>
+      (await clock.run(budget.run("chat", priority, send(priority), inbound))).status === "sent" ? "sent" : "quota";
+    expect(budget.repliesLeft("chat", "in-1")).toBe(5);
+    expect(await outcome("typing")).toBe("sent"); // 4 left
+    expect(await outcome("typing")).toBe("sent"); // 3 left
+    expect(await outcome("typing")).toBe("quota"); // would leave 2: typing needs 3 to remain
+    expect(await outcome("preview")).toBe("sent"); // 2 left
+    expect(await outcome("preview")).toBe("quota");
+    expect(await outcome("block")).toBe("sent"); // 1 left: the final's
+    expect(await outcome("block")).toBe("quota");
+    // Edits, deletes and stream updates spend nothing.
+    expect((await clock.run(budget.run("chat", "preview", send("edit"), { ...inbound, replySlots: 0 }))).status).toBe("sent");
+    expect(await outcome("final")).toBe("sent");
+    expect(await outcome("final")).toBe("sent"); // past the quota: a final is never dropped
+    expect(budget.repliesLeft("chat", "in-1")).toBe(-1);
+    // Another inbound message (and a send that answers none) have their own count.
+    expect(budget.repliesLeft("chat", "in-2")).toBe(5);
+    expect(budget.repliesLeft("chat", undefined)).toBe(Number.POSITIVE_INFINITY);
+    expect(await clock.run(budget.run("chat", "typing", send("t"), { inReplyTo: "in-2" }))).toEqual({ status: "sent", value: "t" });
+  });
+
+  it("gives back the replies of sends that never left, and starts over after the window", async () => {
+    const { clock, budget, send } = setup({ replyQuota: quota, perChatRate: 1, perChatBurst: 2 });
+    await clock.run(budget.run("chat", "final", send("f1"), inbound));
+    await clock.run(budget.run("chat", "final", send("f2"), inbound));
+    expect(budget.repliesLeft("chat", "in-1")).toBe(3);
+    // No token now: the preview waits, claiming a reply, and is dropped when a block arrives.
+    const preview = budget.run("chat", "preview", send("p"), inbound);
+    expect(budget.repliesLeft("chat", "in-1")).toBe(2);
+    const block = budget.run("chat", "block", send("b"), inbound);
+    expect(await preview).toEqual({ status: "dropped", reason: "pressure" });
+    await clock.run(block);
+    expect(budget.repliesLeft("chat", "in-1")).toBe(2);
+    await clock.advance(60_000);
+    expect(budget.repliesLeft("chat", "in-1")).toBe(5);
+  });
+
+  it("sendBudgetFor takes the quota from the channel's capabilities", () => {
+    const budget = sendBudgetFor({ replyQuota: { perInbound: 4, windowMs: 1000 } });
+    expect(budget.repliesLeft("c", "m")).toBe(4);
+    expect(budget.finalReserve).toBe(1);
+  });
+});

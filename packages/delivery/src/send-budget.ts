@@ -2,62 +2,23 @@
 // platform's quota is spent on what matters (a final is never dropped; a preview edit is).
 import { isRetryableSendError, RateLimitedError, SendError, type ChannelCapabilities, type SendPriority } from "@openclaw/plugin-sdk";
 import { systemClock, type DeliveryClock } from "./clock.js";
+import { ReplyQuotaBook } from "./reply-quota.js";
+import { SendRetriesExhaustedError, type BudgetResult, type BudgetRunOptions, type SendBudgetOptions } from "./send-budget-types.js";
 import { TokenBucket } from "./token-bucket.js";
 
-/** Why the budget did not send: replaced by a newer preview, no room for it, or the caller aborted. */
-export type BudgetDropReason = "superseded" | "pressure" | "aborted";
-
-/** The outcome of `SendBudget.run`: the send's value, or why it was dropped. */
-export type BudgetResult<T> = { status: "sent"; value: T } | { status: "dropped"; reason: BudgetDropReason };
-
-/** Limits of a `SendBudget`; every field is optional. */
-export interface SendBudgetOptions {
-  /** Sends per second per chat, sustained (default 1; `Infinity` for no limit). */
-  perChatRate?: number;
-  /** Sends a chat may make in a burst (default 3, at least 1). */
-  perChatBurst?: number;
-  /** Sends per second across all chats of the account (default 30; `Infinity` for no limit). */
-  globalRate?: number;
-  /** Burst across all chats (default `globalRate`, or 30 when that is unlimited). */
-  globalBurst?: number;
-  /**
-   * Previews and typing never take the last token of a chat (nor of the account), so a final
-   * can always leave at once (default true; no effect when a burst is below 2).
-   */
-  reserveForFinal?: boolean;
-  /** Rate-limit answers a final or block send absorbs before it fails (default 8). */
-  maxRateLimitedAttempts?: number;
-  /** Retries of a final or block send after a retryable failure: a network error, a 5xx, a `TransientSendError` (default 3). */
-  maxTransientRetries?: number;
-  /** First backoff after a retryable failure, doubled on every retry (default 500 ms; longer when the error's `retryAfterMs` says so). */
-  transientBackoffMs?: number;
-  /** Time source (tests). */
-  clock?: DeliveryClock;
-}
-
-/** Options of one `SendBudget.run` call. */
-export interface BudgetRunOptions {
-  /** A waiting preview with the same key is replaced by this one (only the newest edit is sent). */
-  supersedeKey?: string;
-  /** Abort: a waiting send is dropped with reason `"aborted"`; a failed one is not retried. */
-  signal?: AbortSignal;
-}
-
-/** A final or block send that kept hitting rate limits or network errors; `cause` is the last error. */
-export class SendRetriesExhaustedError extends Error {
-  constructor(
-    message: string,
-    /** How many times the send was tried. */
-    readonly attempts: number,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "SendRetriesExhaustedError";
-  }
-}
+export {
+  SendRetriesExhaustedError,
+  type BudgetDropReason,
+  type BudgetResult,
+  type BudgetRunOptions,
+  type SendBudgetOptions,
+} from "./send-budget-types.js";
 
 interface Job {
   readonly droppable: boolean;
+  /** Replies claimed from the quota; given back when the job is dropped before it started. */
+  claim: { key: string; slots: number } | undefined;
+  started: boolean;
   readonly send: () => Promise<unknown>;
   readonly supersedeKey: string | undefined;
   readonly signal: AbortSignal | undefined;
@@ -81,6 +42,7 @@ interface ChatState {
 const ABORTED = Object.freeze({ status: "dropped", reason: "aborted" } as const);
 const PRESSURE = Object.freeze({ status: "dropped", reason: "pressure" } as const);
 const SUPERSEDED = Object.freeze({ status: "dropped", reason: "superseded" } as const);
+const QUOTA = Object.freeze({ status: "dropped", reason: "quota" } as const);
 
 function rate(value: number | undefined, fallback: number, name: string): number {
   const v = value ?? fallback;
@@ -108,6 +70,11 @@ function burst(value: number | undefined, fallback: number, name: string): numbe
  *   replaced by a newer one with the same `supersedeKey` (`"superseded"`). Previews wait for a
  *   spare token; typing never waits (no spare token now means `"pressure"`). A 429 on a droppable
  *   send pauses the chat and drops it; other errors reject.
+ * - With a per-inbound reply quota (`replyQuota`), a send that passes `inReplyTo` spends its
+ *   `replySlots` of that inbound message's replies, claimed when it is queued and given back if it
+ *   never leaves. `finalReserve` replies are kept for the final: a block may not take them
+ *   (dropped `"quota"`, so its sender can carry the text in the final), a preview needs one more to
+ *   remain and typing two more (typing is dropped first). A final always goes, even past the quota.
  */
 export class SendBudget {
   readonly #clock: DeliveryClock;
@@ -119,6 +86,7 @@ export class SendBudget {
   readonly #maxRateLimited: number;
   readonly #maxTransient: number;
   readonly #backoffMs: number;
+  readonly #quota: ReplyQuotaBook | undefined;
   readonly #chats = new Map<string, ChatState>();
   /** Chats with queued jobs, in service order (rotated for fairness). */
   readonly #waiting = new Set<ChatState>();
@@ -141,6 +109,21 @@ export class SendBudget {
     this.#maxRateLimited = Math.max(1, Math.floor(options.maxRateLimitedAttempts ?? 8));
     this.#maxTransient = Math.max(0, Math.floor(options.maxTransientRetries ?? 3));
     this.#backoffMs = Math.max(0, options.transientBackoffMs ?? 500);
+    this.#quota = options.replyQuota !== undefined ? new ReplyQuotaBook(options.replyQuota, options.finalReserve ?? 1) : undefined;
+  }
+
+  /**
+   * Replies left for the inbound message `inReplyTo` in `chatKey` (`Infinity` without a reply quota
+   * or an `inReplyTo`); the final's reserve included, so blocks may spend `repliesLeft - finalReserve`.
+   */
+  repliesLeft(chatKey: string, inReplyTo: string | undefined): number {
+    if (this.#quota === undefined || inReplyTo === undefined) return Number.POSITIVE_INFINITY;
+    return this.#quota.left(quotaKey(chatKey, inReplyTo), this.#clock.now());
+  }
+
+  /** Replies of each inbound message kept for its final (0 without a reply quota). */
+  get finalReserve(): number {
+    return this.#quota?.reserve ?? 0;
   }
 
   /**
@@ -161,12 +144,15 @@ export class SendBudget {
         replaced = chat.queue.findIndex((job) => job.supersedeKey === options.supersedeKey);
       }
       if (priority === "typing" && replaced < 0 && !this.#canStartNow(chat, now)) return Promise.resolve(PRESSURE);
-    } else {
-      this.#dropDroppables(chat);
     }
+    const claim = this.#claim(chatKey, priority, options, now, replaced >= 0 ? chat.queue[replaced]! : undefined);
+    if (claim === false) return Promise.resolve(QUOTA);
+    if (!droppable) this.#dropDroppables(chat);
     return new Promise<BudgetResult<T>>((resolve, reject) => {
       const job: Job = {
         droppable,
+        claim,
+        started: false,
         send,
         supersedeKey: options.supersedeKey,
         signal,
@@ -247,8 +233,26 @@ export class SendBudget {
     this.#pump();
   }
 
+  /**
+   * Claims the replies a send spends from its inbound message's quota: undefined when it spends
+   * none, false when the quota refuses it. A preview that replaces a waiting one takes over its claim.
+   */
+  #claim(chatKey: string, priority: SendPriority, options: BudgetRunOptions, now: number, replaced: Job | undefined) {
+    if (this.#quota === undefined || options.inReplyTo === undefined) return undefined;
+    const key = quotaKey(chatKey, options.inReplyTo);
+    const slots = Math.max(0, Math.floor(options.replySlots ?? 1));
+    if (slots === 0) return undefined;
+    if (replaced?.claim !== undefined && replaced.claim.key === key && replaced.claim.slots === slots) {
+      const taken = replaced.claim;
+      replaced.claim = undefined;
+      return taken;
+    }
+    return this.#quota.claim(key, priority, slots, now) ? { key, slots } : false;
+  }
+
   #finish(job: Job, result: BudgetResult<unknown>): void {
     if (job.done) return;
+    if (!job.started && job.claim !== undefined) this.#quota?.release(job.claim.key, job.claim.slots);
     job.done = true;
     job.detach();
     job.resolve(result);
@@ -327,6 +331,7 @@ export class SendBudget {
 
   #start(chat: ChatState, job: Job): void {
     chat.busy = true;
+    job.started = true;
     let pending: Promise<unknown>;
     try {
       pending = Promise.resolve(job.send());
@@ -385,14 +390,23 @@ export class SendBudget {
 
 /**
  * The send budget of one account of a channel, paced by the channel's declared
- * `capabilities.sendRate` (defaults where it is silent); `options` override single limits.
+ * `capabilities.sendRate` (defaults where it is silent) and keeping its `capabilities.replyQuota`;
+ * `options` override single limits.
  */
-export function sendBudgetFor(capabilities: Pick<ChannelCapabilities, "sendRate">, options: SendBudgetOptions = {}): SendBudget {
+export function sendBudgetFor(
+  capabilities: Pick<ChannelCapabilities, "sendRate" | "replyQuota">,
+  options: SendBudgetOptions = {},
+): SendBudget {
   const rate = capabilities.sendRate ?? {};
   const declared: SendBudgetOptions = {};
+  if (capabilities.replyQuota !== undefined) declared.replyQuota = capabilities.replyQuota;
   if (rate.perChat !== undefined) declared.perChatRate = rate.perChat;
   if (rate.perChatBurst !== undefined) declared.perChatBurst = rate.perChatBurst;
   if (rate.global !== undefined) declared.globalRate = rate.global;
   if (rate.globalBurst !== undefined) declared.globalBurst = rate.globalBurst;
   return new SendBudget({ ...declared, ...options });
+}
+
+function quotaKey(chatKey: string, inReplyTo: string): string {
+  return `${chatKey}\u0000${inReplyTo}`;
 }

@@ -152,6 +152,32 @@ describe("reply delivery through the gateway", () => {
     expect(callsTo(h, "u1").map((c) => `${c.op}:${c.priority}:${c.ok}`)).toEqual(["stream-open:block:false", "send:final:true"]);
   });
 
+  it("a reply quota of 5 per message: a 4,000-character block-streamed reply arrives complete, within the quota, once", async () => {
+    const replyQuota = { perInbound: 5, windowMs: 3_600_000 };
+    h = await startChannelHarness({
+      // Blocks of 300-500 characters, each sent as it completes: ten of them would need ten replies.
+      channel: { ...OPEN_DMS, streaming: { block: { enabled: true, coalesce: { minChars: 1, maxChars: 500, idleMs: 0 } } } },
+      agentDefaults: { blockStreamingChunk: { minChars: 300, maxChars: 500 } },
+      capabilities: { replyQuota },
+      platform: { replyQuota },
+    });
+    const reply = prose(4000, 8, 350);
+    h.model.enqueue([{ text: reply, chunkChars: 200 }]);
+    await h.platform.userSays({ sender: "u1", text: "a long answer, please" });
+    await h.until("u1", (v) => reassemblyError(v.texts, reply) === null, "the whole reply");
+    await h.gateway.stop();
+
+    const view = h.platform.chatView("u1");
+    expect(reassemblyError(view.texts, reply)).toBeNull();
+    const inbound = view.userMessages[0]!.messageId;
+    const answering = h.platform.calls.filter((c) => c.chatId === "u1" && c.inReplyTo === inbound);
+    expect(answering.filter((c) => !c.ok)).toEqual([]); // nothing refused, nothing dropped on the platform
+    expect(answering.filter((c) => c.op === "send" || c.op === "typing").length).toBeLessThanOrEqual(5);
+    // Blocks still left as they completed until the replies ran short; the final carried the rest.
+    expect(answering.filter((c) => c.op === "send").map((c) => c.priority)).toEqual(["block", "block", "final"]);
+    expect(h.platform.duplicateSends()).toEqual([]);
+  });
+
   it("a 429 storm during a preview still ends in exactly one final, with no edit after it", async () => {
     h = await startChannelHarness();
     const parts = ["The answer starts out like this, quite long already", " and continues after the storm began", " and finally ends."];

@@ -11,7 +11,8 @@ const PARAGRAPH = "\n\n";
 
 /**
  * Internal: feeds a reply's text through `chunker` into `coalescer` (which must join with `""`),
- * prefixing each block with its separator from the reply.
+ * prefixing each block but the first with its separator from the reply, so flushed texts joined
+ * as they are give back the reply.
  */
 export class BlockStream {
   /** Released text the chunker has not yet emitted as blocks (of the current text block). */
@@ -19,6 +20,8 @@ export class BlockStream {
   /** The next block starts a new text block (after text_end / message_end): a paragraph break. */
   private segmentStart = false;
   private synced = true;
+  /** No block was emitted yet (the reply's first block has no separator before it). */
+  private first = true;
 
   constructor(
     private readonly chunker: BlockChunker,
@@ -52,7 +55,10 @@ export class BlockStream {
   private emit(blocks: readonly string[]): void {
     for (const block of blocks) {
       const separator = this.separatorFor(block);
-      this.coalescer.enqueue(this.coalescer.hasBuffered ? separator + block : block);
+      // Every block but the reply's first keeps its separator, also when it starts a new merge: the
+      // sender strips it (`blockText`) or needs it to join blocks it held back.
+      this.coalescer.enqueue(this.first ? block : separator + block);
+      this.first = false;
     }
   }
 
@@ -95,7 +101,7 @@ export class BlockStream {
   }
 }
 
-/** The text of a coalesced block as sent: without the separator left at its start by a merge overflow. */
+/** The text of a coalesced block as sent: without the separator it starts with (see `BlockStream`). */
 export function blockText(text: string): string {
   return text.replace(/^[ \t]*\n+/, "").replace(/^ (?=\S)/, "");
 }

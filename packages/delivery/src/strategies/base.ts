@@ -186,6 +186,7 @@ export abstract class StrategyBase implements DeliveryStrategy {
       .run(this.o.chatKey, "typing", () => this.outbound.typing!(this.o.target, options), {
         supersedeKey: "typing",
         signal: this.o.signal,
+        ...(this.o.inReplyTo !== undefined ? { inReplyTo: this.o.inReplyTo } : {}),
       })
       .catch(() => undefined);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "../__fixtures__/fake-clock.js";
-import { FakePlatform, TARGET, type FakeOutboundOptions } from "../__fixtures__/fake-outbound.js";
+import { FakePlatform, TARGET, reassemblyError, type FakeOutboundOptions } from "../__fixtures__/fake-outbound.js";
+import { prose } from "../__fixtures__/replies.js";
 import {
   createDeliveryStrategy,
   InMemoryDeliveryLedger,
@@ -8,12 +9,18 @@ import {
   type DeliveryPlanKind,
   type DeliveryStrategyOptions,
   type ReplyEvent,
+  type SendBudgetOptions,
 } from "../index.js";
 
-function setup(plan: DeliveryPlanKind, overrides: Partial<DeliveryStrategyOptions> = {}, platformOptions: FakeOutboundOptions = {}) {
+function setup(
+  plan: DeliveryPlanKind,
+  overrides: Partial<DeliveryStrategyOptions> = {},
+  platformOptions: FakeOutboundOptions = {},
+  budgetOptions: SendBudgetOptions = {},
+) {
   const clock = new FakeClock();
   const platform = new FakePlatform(clock, platformOptions);
-  const budget = new SendBudget({ clock, perChatRate: Number.POSITIVE_INFINITY, globalRate: Number.POSITIVE_INFINITY });
+  const budget = new SendBudget({ clock, perChatRate: Number.POSITIVE_INFINITY, globalRate: Number.POSITIVE_INFINITY, ...budgetOptions });
   const ledger = new InMemoryDeliveryLedger();
   const warnings: string[] = [];
   const strategy = createDeliveryStrategy(plan, {
@@ -173,6 +180,46 @@ describe("delivery strategies", () => {
     expect(platform.visible()).toEqual(["The answer is here."]);
     expect(outcome.fallbacks).toEqual([expect.stringMatching(/could not be opened \(stream_messages forbidden\)/)]);
     expect(outcome.status).toBe("delivered");
+  });
+
+  describe("blocks under a reply quota of 5 per inbound message", () => {
+    const quota = { replyQuota: { perInbound: 5, windowMs: 3_600_000 } };
+    /** Streams `text` in 100-character deltas, 50 ms apart, then the final. */
+    const stream = (text: string): ReplyEvent[] => [
+      { type: "run_start" },
+      ...Array.from(
+        { length: Math.ceil(text.length / 100) },
+        (_, i): ReplyEvent => ({ type: "text_delta", text: text.slice(i * 100, i * 100 + 100) }),
+      ),
+      { type: "text_end" },
+      final(text),
+    ];
+    const spent = (platform: FakePlatform) =>
+      platform.calls.filter((c) => c.ok && c.inReplyTo === "in-1" && (c.op === "send" || c.op === "typing"));
+
+    it("typing and the first blocks leave; the rest is held and arrives whole with the final", async () => {
+      const { clock, platform, strategy, feed } = setup({ kind: "blocks" }, {}, {}, quota);
+      const text = prose(2000, 29);
+      await feed(stream(text), 50);
+      const outcome = await clock.run(strategy.finish());
+      expect(reassemblyError(platform.visible(), text)).toBeNull();
+      expect(spent(platform).length).toBeLessThanOrEqual(5);
+      expect(platform.calls.filter((c) => c.op === "send").map((c) => c.priority)).toEqual(["block", "block", "final"]);
+      expect(outcome.errors).toEqual([]);
+    });
+
+    it("as the replies run short, blocks merge into full messages", async () => {
+      const { clock, platform, strategy, feed } = setup({ kind: "blocks" }, { textLimit: 700, typing: false }, {}, quota);
+      const text = prose(1500, 31);
+      await feed(stream(text), 50);
+      await clock.run(strategy.finish());
+      const visible = platform.visible();
+      expect(reassemblyError(visible, text)).toBeNull();
+      expect(spent(platform).length).toBeLessThanOrEqual(5);
+      for (const message of visible) expect(message.length).toBeLessThanOrEqual(700);
+      // The last spare reply carried a full message rather than one 200-character block.
+      expect(Math.max(...visible.map((m) => m.length))).toBeGreaterThan(500);
+    });
   });
 
   it("NO_REPLY sends nothing and no preview ever shows the token", async () => {

@@ -163,6 +163,14 @@ export interface ChannelCapabilities {
    * second per account; `Infinity` means no limit (a local test channel).
    */
   sendRate?: { perChat?: number; perChatBurst?: number; global?: number; globalBurst?: number };
+  /**
+   * The platform allows at most `perInbound` replies to one inbound message within `windowMs` of
+   * the first (QQ Bot: 5 passive replies per user message). Every call that makes a message or an
+   * indicator in the chat with `SendOptions.inReplyTo` spends one: a send, a file, typing, the open
+   * of a native stream; edits, deletes and stream updates do not. The send budget keeps the final's
+   * share before blocks, previews and typing spend the rest. Default: no such quota.
+   */
+  replyQuota?: { perInbound: number; windowMs: number };
 }
 
 /** Account state shown by `openclaw channels status`. */

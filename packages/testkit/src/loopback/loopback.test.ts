@@ -120,6 +120,20 @@ describe("loopback platform", () => {
     expect(platform.calls[0]).toMatchObject({ inReplyTo: "7" });
   });
 
+  it("a reply quota refuses the call past it for one user message; edits are free, other messages have their own", async () => {
+    const platform = createLoopbackPlatform({ replyQuota: { perInbound: 3, windowMs: 60_000 } });
+    const bot = platform.bot("b");
+    await bot.sendTyping("u1", { inReplyTo: "7" });
+    const { messageId } = await bot.sendMessage(dm, "one", { inReplyTo: "7" });
+    await bot.editMessage("u1", messageId, "one!", { inReplyTo: "7" });
+    await bot.sendMessage(dm, "two", { inReplyTo: "7" });
+    await expect(bot.sendMessage(dm, "three", { inReplyTo: "7" })).rejects.toMatchObject({ code: "reply_quota" });
+    await bot.sendMessage(dm, "to another message", { inReplyTo: "8" });
+    await bot.sendMessage(dm, "proactive");
+    expect(platform.chatView("u1").texts).toEqual(["one!", "two", "to another message", "proactive"]);
+    expect(platform.calls.filter((c) => !c.ok).map((c) => c.error)).toEqual(["reply_quota"]);
+  });
+
   it("media: a file with its caption as the message text", async () => {
     const platform = createLoopbackPlatform();
     const bot = platform.bot("b");

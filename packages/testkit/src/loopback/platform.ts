@@ -4,6 +4,7 @@
 import type { ChatKind } from "@openclaw/plugin-sdk";
 import { botSendingApi, type BotPlatform, type CallEffect } from "./bot-api.js";
 import { Faults } from "./faults.js";
+import { ReplyQuotaCounter } from "./reply-quota.js";
 import type {
   LoopbackBotApi,
   LoopbackCall,
@@ -51,6 +52,7 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
   const editLimit = Math.max(1, Math.floor(options.editLimit ?? textLimit));
   const now = options.now ?? Date.now;
   const faults = new Faults(options.enforceRetryAfter ?? true);
+  const replies = new ReplyQuotaCounter(options.replyQuota);
   const retain = Math.max(1, Math.floor(options.retainMessages ?? Number.POSITIVE_INFINITY));
   const recordCalls = options.recordCalls ?? true;
   const chats = new Map<string, Chat>();
@@ -182,8 +184,10 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
     if (options?.priority !== undefined) record.priority = options.priority;
     if (options?.idempotencyKey !== undefined) record.idempotencyKey = options.idempotencyKey;
     if (options?.inReplyTo !== undefined) record.inReplyTo = options.inReplyTo;
-    const refused = faults.check(op, chatId, at);
+    const inReplyTo = options?.inReplyTo;
+    const refused = faults.check(op, chatId, at) ?? replies.check(op, chatId, inReplyTo, at);
     const outcome = refused === undefined ? effect(at) : { refusal: refused };
+    if (outcome.refusal === undefined) replies.spend(op, chatId, inReplyTo, at);
     if (outcome.messageId !== undefined) record.messageId = outcome.messageId;
     if (outcome.refusal !== undefined) {
       record.error = outcome.refusal.code;
@@ -351,6 +355,7 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
       calls.length = 0;
       deliveryErrors.length = 0;
       faults.clear();
+      replies.clear();
     },
   };
 }

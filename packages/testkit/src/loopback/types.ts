@@ -106,7 +106,7 @@ export interface LoopbackCall {
   /** When the call reached the platform (after any injected latency), ms since the epoch. */
   at: number;
   ok: boolean;
-  /** Why the platform refused it: "rate_limited", "edit_refused", "too_long", "empty", "not_found" or "injected". */
+  /** Why the platform refused it: "rate_limited", "edit_refused", "too_long", "empty", "not_found", "reply_quota", "stream_closed" or "injected". */
   error?: string;
   /** `retry_after` of a rate-limit answer, in ms. */
   retryAfterMs?: number;
@@ -245,6 +245,13 @@ export interface LoopbackPlatformOptions {
   retainMessages?: number;
   /** Keep the log of calls in `calls` (default true; `subscribe` still sees every call). */
   recordCalls?: boolean;
+  /**
+   * At most `perInbound` calls answering one user message (`inReplyTo`) within `windowMs` of the
+   * first: sends, files, typing and stream opens count, edits and deletes do not; the next is
+   * refused "reply limit exceeded" (`PermanentSendError`, code "reply_quota"), as QQ Bot refuses
+   * a sixth passive reply. Default: no limit.
+   */
+  replyQuota?: { perInbound: number; windowMs: number };
 }
 
 /**
