@@ -33,6 +33,10 @@ describe("reply delivery through the gateway", () => {
     expect(calls.filter((c) => c.op === "send")).toHaveLength(1);
     expect(calls.filter((c) => c.priority === "final")).toHaveLength(1);
     expect(h.platform.duplicateSends()).toEqual([]);
+    // Every call of the reply, typing included, says which message it answers; the first quotes nothing (replyToMode "off").
+    const inbound = view.userMessages[0]!.messageId;
+    expect(h.platform.calls.filter((c) => c.chatId === "u1").every((c) => c.inReplyTo === inbound)).toBe(true);
+    expect(view.messages[0]!.replyToMessageId).toBeUndefined();
   });
 
   it("block replies (streaming.block.enabled): each block leaves as it completes; no duplicate final", async () => {
