@@ -1,14 +1,14 @@
 // Live preview on Telegram: how many Bot API calls one streamed reply costs.
 //
 // Streams a 4000-character reply at realistic model speeds (4 characters per token) through the
-// SDK's PreviewController and SendBudget (production defaults: 1000 ms throttle, 1 send/s per
+// delivery engine's PreviewController and SendBudget (production defaults: 1000 ms throttle, 1 send/s per
 // chat, burst 3) into the real @openclaw/telegram outbound (grammY) against the fake Bot API with
 // Telegram-like flood control (1/s per chat, burst 3). The baseline is the naive approach the
 // reference once had: one edit per model delta. Prints calls per reply, the ratio to the
 // baseline, 429s seen, and whether the chat shows the reply exactly once.
 //
 // Run after building: `pnpm build && node bench/telegram-preview.mjs [--quick]`.
-import { PreviewController, SendBudget } from "../packages/plugin-sdk/dist/index.js";
+import { PreviewController, SendBudget } from "../packages/delivery/dist/index.js";
 import { startFakeTelegram } from "../packages/testkit/dist/index.js";
 import { createTelegramPlugin } from "../extensions/telegram/dist/index.js";
 

@@ -3,7 +3,7 @@
  * Telegram's answers into the SDK's error contract (so the shared send budget can pace, retry or
  * give up) and logs each call.
  */
-import { PermanentSendError, RateLimitedError, type PluginLogger } from "@openclaw/plugin-sdk";
+import { PermanentSendError, RateLimitedError, TransientSendError, type PluginLogger } from "@openclaw/plugin-sdk";
 import { Api, HttpError, type Transformer } from "grammy";
 
 /** Telegram's answer when an edit would not change the message; the edit has nothing to do. */
@@ -37,8 +37,10 @@ export function isEntityParseError(error: unknown): boolean {
  * - other 4xx ("chat not found", "bot was blocked", bad markup, …) -> `PermanentSendError` with a
  *   `code` (`chat_not_found`, `bot_blocked`, `forbidden`, `parse_entities`, `unauthorized`,
  *   `bad_request`);
- * - network failures -> an `Error` whose `cause` is the socket error, so the send budget can
- *   recognize and retry them; 5xx answers stay grammY errors.
+ * - 5xx answers ("Bad Gateway", …) -> `TransientSendError` with code `http_<status>` (retried
+ *   with backoff for finals, blocks and stream opens);
+ * - network failures (reset, timeout, DNS) -> `TransientSendError` with code `network` whose
+ *   `cause` is the socket error.
  */
 export function sendingTransformer(log: PluginLogger): Transformer {
   return async (prev, method, payload, signal) => {
@@ -50,7 +52,10 @@ export function sendingTransformer(log: PluginLogger): Transformer {
       if (signal?.aborted) throw error;
       const cause = error instanceof HttpError ? error.error : error;
       log.warn(`telegram ${method} failed: network error`, { error: String(cause) });
-      throw new Error(`Telegram ${method}: the request failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+      throw new TransientSendError(`Telegram ${method}: the request failed (${cause instanceof Error ? cause.message : String(cause)})`, {
+        code: "network",
+        cause,
+      });
     }
     const ms = Date.now() - started;
     if (response.ok) {
@@ -73,6 +78,7 @@ export function sendingTransformer(log: PluginLogger): Transformer {
       throw new PermanentSendError(`Telegram ${method} failed: ${description}`, reason);
     }
     log.warn(`telegram ${method} failed: ${description}`, { code, ms });
+    if (code >= 500) throw new TransientSendError(`Telegram ${method} failed: ${code} ${description}`, { code: `http_${code}` });
     return response;
   };
 }

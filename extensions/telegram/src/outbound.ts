@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import {
   PermanentSendError,
+  SplitSendTracker,
   type ChannelOutbound,
   type OutboundMedia,
   type OutboundTarget,
@@ -69,8 +70,10 @@ export interface TelegramOutboundOptions {
  * Builds the `ChannelOutbound` of an account.
  *
  * - `sendText`: Markdown is rendered as Telegram HTML (`format: "plain"` is sent as is); text
- *   over 4096 visible characters is split into balanced chunks sent in order, and the id of the
- *   last one is returned. `replyToMessageId` quotes that message (sent even if it was deleted);
+ *   over 4096 visible characters is split into balanced chunks sent in order, reported as
+ *   `messageIds` (the last as `messageId`); when a chunk fails, the error carries the chunks that
+ *   landed (`deliveredMessageIds`) and a retry with the same idempotency key sends only the rest.
+ *   `replyToMessageId` quotes that message (sent even if it was deleted);
  *   `chat.threadId` sets `message_thread_id` (omitted for the General topic "1"); `silent` sends
  *   without a notification; `linkPreview: false` disables previews. When Telegram refuses the
  *   markup ("can't parse entities") the chunk is resent as plain text.
@@ -79,11 +82,12 @@ export interface TelegramOutboundOptions {
  * - `typing`: `sendChatAction typing` (keeps the General topic's thread id).
  * - `sendMedia`: images as photos, other files as documents/audio/video; a local path is
  *   uploaded, an http(s) URL is passed to Telegram as is. A caption longer than 1024 characters
- *   follows as its own message.
+ *   follows as its own message(s), reported in `messageIds` after the file (`messageId`).
  */
 export function createTelegramOutbound(account: TelegramAccount, options: TelegramOutboundOptions): ChannelOutbound {
   const api = options.api ?? createSendingApi(account.token, { apiRoot: account.apiRoot, log: options.log });
   const shutdown = options.signal;
+  const split = new SplitSendTracker();
 
   /** Finals and blocks are not cut mid-request by a run abort; previews and typing are. */
   const signalFor = (opts: SendOptions): GrammySignal | undefined => {
@@ -124,15 +128,13 @@ export function createTelegramOutbound(account: TelegramAccount, options: Telegr
   async function sendText(target: OutboundTarget, text: string, opts: SendOptions): Promise<SentMessage> {
     const { parts, parseMode } = render(text, opts.format, TELEGRAM_MESSAGE_LIMIT);
     const signal = signalFor(opts);
-    let last: SentMessage | undefined;
-    for (const [index, part] of parts.entries()) {
+    return split.send(opts.idempotencyKey, parts.length, async (index) => {
       const params = common(target, opts);
       if (index === 0 && target.replyToMessageId !== undefined && /^\d+$/.test(target.replyToMessageId)) {
         params.reply_parameters = { message_id: Number(target.replyToMessageId), allow_sending_without_reply: true };
       }
-      last = await sendOne(target, part, parseMode, params, signal);
-    }
-    return last!;
+      return (await sendOne(target, parts[index]!, parseMode, params, signal)).messageId;
+    });
   }
 
   async function editText(target: OutboundTarget, messageId: string, text: string, opts: SendOptions): Promise<void> {
@@ -206,16 +208,29 @@ export function createTelegramOutbound(account: TelegramAccount, options: Telegr
           return api.sendDocument(chatId, file, all, signal);
       }
     };
-    let sent;
     const part = caption?.parts[0];
-    try {
-      sent = await send(part !== undefined ? { caption: part, ...(caption?.parseMode ? { parse_mode: caption.parseMode } : {}) } : {});
-    } catch (error) {
-      if (part === undefined || !caption?.parseMode || !isEntityParseError(error)) throw error;
-      sent = await send({ caption: htmlToPlain(part) });
-    }
-    if (overflow !== undefined) await sendText({ chat: target.chat }, overflow, opts);
-    return { messageId: String(sent.message_id) };
+    const sendFile = async (): Promise<string> => {
+      try {
+        const sent = await send(
+          part !== undefined ? { caption: part, ...(caption?.parseMode ? { parse_mode: caption.parseMode } : {}) } : {},
+        );
+        return String(sent.message_id);
+      } catch (error) {
+        if (part === undefined || !caption?.parseMode || !isEntityParseError(error)) throw error;
+        return String((await send({ caption: htmlToPlain(part) })).message_id);
+      }
+    };
+    // The file, then the caption that did not fit (tracked, so a retry does not upload the file twice).
+    let captionIds: string[] = [];
+    const sent = await split.send(opts.idempotencyKey, overflow === undefined ? 1 : 2, async (index) => {
+      if (index === 0) return sendFile();
+      const rest = await sendText({ chat: target.chat }, overflow!, { ...opts, idempotencyKey: `${opts.idempotencyKey}:caption` });
+      captionIds = rest.messageIds ?? [rest.messageId];
+      return rest.messageId;
+    });
+    if (overflow === undefined) return sent;
+    const fileId = sent.messageIds![0]!;
+    return { messageId: fileId, messageIds: [fileId, ...captionIds] };
   }
 
   return { sendText, editText, deleteMessage, typing, sendMedia };

@@ -1,6 +1,7 @@
-// The SDK's delivery helpers (send budget, live preview) driving the real Telegram outbound
-// against the fake Bot API: regressions of the reference's worst preview bugs.
-import { PreviewController, SendBudget, type ChannelOutbound } from "@openclaw/plugin-sdk";
+// The delivery engine (send budget, live preview) driving the real Telegram outbound against the
+// fake Bot API: regressions of the reference's worst preview bugs.
+import { InMemoryDeliveryLedger, PreviewController, SendBudget, sendParts } from "@openclaw/delivery";
+import type { ChannelOutbound } from "@openclaw/plugin-sdk";
 import { startFakeTelegram, type FakeTelegram } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTelegramOutbound, TELEGRAM_CAPABILITIES } from "../src/index.js";
@@ -126,5 +127,30 @@ describe("live preview on Telegram", () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(fake.calls.filter((c) => c.method === "editMessageText" && c.time > finishedAt)).toHaveLength(0);
     expect(fake.editsOf(message!.message_id).at(-1)!.text).toBe(text);
+  });
+});
+
+describe("final replies on Telegram", () => {
+  it("a 502 during the final is retried with backoff and the answer arrives once", async () => {
+    const out = outbound();
+    const budget = new SendBudget({ perChatRate: 50, perChatBurst: 5, transientBackoffMs: 50 });
+    const ledger = new InMemoryDeliveryLedger();
+    fake.injectError({ method: "sendMessage", count: 1, error_code: 502, description: "Bad Gateway" });
+    const text = reply(600);
+    const result = await sendParts({
+      outbound: out,
+      budget,
+      chatKey: "42",
+      target,
+      chunks: [text],
+      key: "reply-1:final",
+      ledger,
+      signal: new AbortController().signal,
+    });
+    const sends = fake.calls.filter((c) => c.method === "sendMessage");
+    expect(sends.map((c) => c.ok)).toEqual([false, true]);
+    expect(fake.chat(42).map((m) => m.text)).toEqual([text]);
+    expect(result.messageIds).toEqual([String(fake.chat(42)[0]!.message_id)]);
+    expect(ledger.parts("reply-1:final")).toEqual([result.messageIds]);
   });
 });

@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isTransientSendError, PermanentSendError, RateLimitedError, type ChannelOutbound } from "@openclaw/plugin-sdk";
+import { isRetryableSendError, PermanentSendError, RateLimitedError, TransientSendError, type ChannelOutbound } from "@openclaw/plugin-sdk";
 import { startFakeTelegram, type FakeTelegram } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTelegramOutbound } from "../src/index.js";
+import { createSendingApi, createTelegramOutbound } from "../src/index.js";
 import { ann, memoryLog, resolveFromConfig, sendOptions } from "./helpers.js";
 
 let fake: FakeTelegram;
@@ -194,11 +194,52 @@ describe("errors through the API transformer", () => {
     expect((missing as PermanentSendError).code).toBe("chat_not_found");
   });
 
-  it("marks a dropped connection as a transient network error", async () => {
+  it("marks a dropped connection as a retryable network error", async () => {
     const out = outbound();
     fake.dropConnections({ method: "sendMessage", count: 1 });
     const error = await out.sendText(dm, "hi", sendOptions()).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Error);
-    expect(isTransientSendError(error)).toBe(true);
+    expect(error).toBeInstanceOf(TransientSendError);
+    expect(error).toMatchObject({ code: "network", retryable: true });
+    expect(isRetryableSendError(error)).toBe(true);
+  });
+
+  it("turns a 5xx answer into a retryable TransientSendError", async () => {
+    const out = outbound();
+    fake.injectError({ method: "sendMessage", count: 1, error_code: 502, description: "Bad Gateway" });
+    const error = await out.sendText(dm, "hi", sendOptions()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransientSendError);
+    expect(error).toMatchObject({ code: "http_502", retryable: true });
+    expect((error as Error).message).toContain("502 Bad Gateway");
+  });
+
+  it("a split text that fails half-way reports the parts that landed; the retry sends only the rest", async () => {
+    const api = createSendingApi(fake.token, { apiRoot: fake.apiRoot, log });
+    let sends = 0;
+    api.config.use(async (prev, method, payload, signal) => {
+      if (method === "sendMessage" && ++sends === 2)
+        fake.injectError({ method: "sendMessage", count: 1, error_code: 502, description: "Bad Gateway" });
+      return prev(method, payload, signal);
+    });
+    const account = resolveFromConfig({ apiRoot: fake.apiRoot, botToken: fake.token });
+    const out = createTelegramOutbound(account, { log, api });
+    const words = Array.from({ length: 900 }, (_, i) => `w${i}`).join(" ");
+    const text = `${words}\n\n${words}`;
+
+    const error = await out.sendText(dm, text, sendOptions({ idempotencyKey: "reply-9:final:0" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransientSendError);
+    const landed = fake.chat(42).map((m) => String(m.message_id));
+    expect(landed).toHaveLength(1);
+    expect((error as TransientSendError).deliveredMessageIds).toEqual(landed);
+
+    const sent = await out.sendText(dm, text, sendOptions({ idempotencyKey: "reply-9:final:0" }));
+    const chat = fake.chat(42);
+    expect(sent.messageIds).toEqual(chat.map((m) => String(m.message_id)));
+    expect(sent.messageId).toBe(sent.messageIds!.at(-1));
+    expect(
+      chat
+        .map((m) => m.text)
+        .join(" ")
+        .replace(/\s+/g, " "),
+    ).toBe(`${words} ${words}`);
   });
 });

@@ -3,7 +3,8 @@
  * version 2) — the plugin and session types, inbound and outbound shapes, send errors, account
  * helpers and text chunking. Config entries are built from `@openclaw/plugin-sdk/config`; unit
  * test helpers are in `@openclaw/plugin-sdk/testing`. zod is a peer dependency: import `z` from
- * "zod" in your plugin and declare `zod` as a peer dependency too.
+ * "zod" in your plugin and declare `zod` as a peer dependency too. The delivery engine a host
+ * drives (send budget, live preview, native streams, exactly-once finals) is `@openclaw/delivery`.
  */
 export {
   BlockChunker,
@@ -17,4 +18,3 @@ export {
   type FlushOptions,
 } from "./text/index.js";
 export * from "./channel/index.js";
-export * from "./delivery/index.js";

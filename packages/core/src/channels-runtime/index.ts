@@ -2,4 +2,4 @@
 export { createInboundPipeline } from "./pipeline.js";
 export { planDelivery, type DeliveryPlan, type PlanInput } from "./plan.js";
 export { SqliteDeliveryLedger, type LedgerEntry } from "./ledger.js";
-export { ReplyDelivery, type ReplyDeliveryOptions } from "./reply-delivery.js";
+export { createDeliveryStrategy, type DeliveryStrategy, type DeliveryStrategyOptions } from "@openclaw/delivery";

@@ -1,4 +1,4 @@
-import type { DeliveryBegin, DeliveryInfo, DeliveryLedger } from "@openclaw/plugin-sdk";
+import { deliveryBegin, type DeliveryBegin, type DeliveryInfo, type DeliveryLedger } from "@openclaw/delivery";
 import type Database from "better-sqlite3";
 
 /** What a final delivery needs to be resumed after a restart. */
@@ -7,14 +7,16 @@ export interface LedgerDeliveryInfo {
   accountId: string;
   /** The outbound target, as JSON-able data. */
   target: unknown;
+  /** The inbound message the delivery answers, when it answers one. */
+  inReplyTo?: string;
   /** The final reply, already split into messages. */
   chunks: string[];
 }
 
 export interface LedgerEntry extends LedgerDeliveryInfo {
   key: string;
-  /** Message ids of the chunks delivered so far, by chunk index. */
-  delivered: (string | null)[];
+  /** Message ids of the chunks delivered so far, by chunk index (several for a chunk the plugin split). */
+  delivered: (string[] | null)[];
   createdAt: number;
 }
 
@@ -24,6 +26,10 @@ export interface LedgerEntry extends LedgerDeliveryInfo {
  * (with its chunks) before the first send; each delivered chunk is recorded with its message id
  * right after the platform accepted it; so a retry or a restart resumes at the first chunk not
  * yet delivered and never sends one twice.
+ *
+ * Storage details (no schema change): a chunk delivered as several messages keeps its ids as a JSON
+ * array in `message_id` (one id is kept as it is), and the inbound message a delivery answers is
+ * kept as an `inReplyTo` key beside the target in `target_json`.
  */
 export class SqliteDeliveryLedger implements DeliveryLedger {
   private readonly q;
@@ -46,26 +52,21 @@ export class SqliteDeliveryLedger implements DeliveryLedger {
 
   /** Records a delivery (the first call wins) and returns the parts already delivered. */
   begin(key: string, info: DeliveryInfo): DeliveryBegin {
+    const target = info.inReplyTo !== undefined && isObject(info.target) ? { ...info.target, inReplyTo: info.inReplyTo } : info.target;
     this.q.insert.run(
       key,
       info.channel ?? "",
       info.accountId ?? "",
-      JSON.stringify(info.target ?? null),
+      JSON.stringify(target ?? null),
       JSON.stringify(info.chunks),
       Date.now(),
     );
     const row = this.q.get.get(key) as { completed_at: number | null };
-    const entry = this.read(key)!;
-    const messageIds: string[] = [];
-    for (const id of entry.delivered) {
-      if (id === null) break;
-      messageIds.push(id);
-    }
-    return { alreadyDelivered: row.completed_at !== null, messageIds };
+    return deliveryBegin(row.completed_at !== null, this.read(key)!.delivered);
   }
 
-  recordPart(key: string, index: number, messageId: string, now = Date.now()): void {
-    this.q.part.run(key, index, messageId, now);
+  recordPart(key: string, index: number, messageIds: readonly string[], now = Date.now()): void {
+    this.q.part.run(key, index, messageIds.length === 1 ? messageIds[0]! : JSON.stringify(messageIds), now);
   }
 
   complete(key: string, now = Date.now()): void {
@@ -78,13 +79,16 @@ export class SqliteDeliveryLedger implements DeliveryLedger {
       | undefined;
     if (!row) return undefined;
     const chunks = JSON.parse(row.chunks_json) as string[];
-    const delivered: (string | null)[] = chunks.map(() => null);
-    for (const p of this.q.parts.all(key) as { idx: number; message_id: string }[]) delivered[p.idx] = p.message_id;
+    const delivered: (string[] | null)[] = chunks.map(() => null);
+    for (const p of this.q.parts.all(key) as { idx: number; message_id: string }[]) delivered[p.idx] = idsOf(p.message_id);
+    const stored: unknown = JSON.parse(row.target_json);
+    const { inReplyTo, ...target } = isObject(stored) ? stored : { inReplyTo: undefined };
     return {
       key: row.key,
       channel: row.channel,
       accountId: row.account_id,
-      target: JSON.parse(row.target_json),
+      target: isObject(stored) ? target : stored,
+      ...(typeof inReplyTo === "string" ? { inReplyTo } : {}),
       chunks,
       delivered,
       createdAt: row.created_at,
@@ -100,4 +104,21 @@ export class SqliteDeliveryLedger implements DeliveryLedger {
   prune(olderThanMs = 7 * 24 * 3600_000, now = Date.now()): number {
     return this.q.prune.run(now - olderThanMs).changes;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The ids of a stored part: a JSON array of several, or one id as it is. */
+function idsOf(stored: string): string[] {
+  if (stored.startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(stored);
+      if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((id) => typeof id === "string")) return parsed;
+    } catch {
+      // An id that merely starts with "[".
+    }
+  }
+  return [stored];
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { chunkText, deliverFinal, sendBudgetFor, type InboundMessage, type OutboundTarget, type SendBudget } from "@openclaw/plugin-sdk";
+import { createDeliveryStrategy, sendBudgetFor, sendParts, type SendBudget } from "@openclaw/delivery";
+import { chunkText, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
 import { type AccessAccount, createPairingStore, decideAccess, idsOf, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
@@ -7,7 +8,6 @@ import { createMessageTool, resolveRoute } from "../routing/index.js";
 import { resolveBlockStreamingSettings } from "../streaming/index.js";
 import { SqliteDeliveryLedger } from "./ledger.js";
 import { planDelivery } from "./plan.js";
-import { ReplyDelivery } from "./reply-delivery.js";
 
 const chatKeyOf = (chat: { id: string; threadId?: string }) => (chat.threadId ? `${chat.id}:${chat.threadId}` : chat.id);
 
@@ -90,32 +90,31 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   };
 
   /** Sends prepared parts to a chat exactly once (recorded in the ledger under `key`). */
-  const sendChunks = async (account: AccountHandle, target: OutboundTarget, chunks: readonly string[], key: string): Promise<string[]> => {
-    const budget = budgetOf(account);
-    const result = await deliverFinal({
-      ledger,
-      key,
+  const sendChunks = async (
+    account: AccountHandle,
+    target: OutboundTarget,
+    chunks: readonly string[],
+    key: string,
+    inReplyTo?: string,
+  ): Promise<string[]> => {
+    const result = await sendParts({
+      outbound: account.outbound,
+      budget: budgetOf(account),
+      chatKey: chatKeyOf(target.chat),
+      target,
       chunks,
+      key,
+      ledger,
+      signal: account.signal,
+      ...(inReplyTo !== undefined ? { inReplyTo } : {}),
       info: { channel: account.channel, accountId: account.accountId, target },
-      send: async (chunk, i) => {
-        const r = await budget.run(chatKeyOf(target.chat), "final", () =>
-          account.outbound.sendText(target, chunk, {
-            signal: account.signal,
-            priority: "final",
-            format: "markdown",
-            idempotencyKey: `${key}:${i}`,
-          }),
-        );
-        if (r.status !== "sent") throw new Error(`send dropped (${r.reason})`);
-        return r.value;
-      },
     });
     return result.messageIds;
   };
 
   /** Sends a complete text to a chat (pairing replies, /queue answers, the message tool). */
-  const sendPlain = (account: AccountHandle, target: OutboundTarget, text: string, key: string): Promise<string[]> =>
-    sendChunks(account, target, chunkText(text, { maxChars: textLimitOf(account) }), key);
+  const sendPlain = (account: AccountHandle, target: OutboundTarget, text: string, key: string, inReplyTo?: string): Promise<string[]> =>
+    sendChunks(account, target, chunkText(text, { maxChars: textLimitOf(account) }), key, inReplyTo);
 
   // Finals a crash or shutdown interrupted: taken now, before this process starts deliveries of
   // its own (which are in the ledger as pending while they run and must not be sent twice).
@@ -132,7 +131,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         continue;
       }
       track(
-        sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key).catch((err: unknown) =>
+        sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key, entry.inReplyTo).catch((err: unknown) =>
           account.log.warn(`could not finish an interrupted reply: ${(err as Error).message}`),
         ),
       );
@@ -164,6 +163,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
           { chat: message.chat },
           decision.replyText,
           `pair:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`,
+          message.messageId,
         );
       }
       return;
@@ -190,12 +190,12 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
     const replyKey = `reply:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`;
     const reply = replySignal(account);
-    const delivery = new ReplyDelivery({
+    const delivery = createDeliveryStrategy(plan, {
       outbound: account.outbound,
       budget: budgetOf(account),
       ledger,
-      plan,
       target,
+      inReplyTo: message.messageId,
       chatKey: chatKeyOf(message.chat),
       replyKey,
       channel: account.channel,
@@ -204,6 +204,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       editLimit: Math.min(caps.editLimit ?? caps.textLimit, caps.editLimit ?? Infinity),
       minEditIntervalMs: caps.minEditIntervalMs ?? 1000,
       chunkMode,
+      ...(caps.nativeStream ? { nativeStream: caps.nativeStream } : {}),
       previewChunkMax: Number((streaming as { preview?: { chunk?: { maxChars?: number } } } | undefined)?.preview?.chunk?.maxChars ?? 800),
       ...((streaming as { preview?: { chunk?: { minChars?: number } } } | undefined)?.preview?.chunk?.minChars !== undefined
         ? { previewMinChars: (streaming as { preview: { chunk: { minChars: number } } }).preview.chunk.minChars }
@@ -235,7 +236,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         sessionKey: route.sessionKey,
         channel: account.channel,
         text: mediaText(message),
-        onEvent: delivery.onEvent,
+        onEvent: (event) => delivery.onEvent(event),
         origin: {
           channel: account.channel,
           chatType: message.chat.kind,
@@ -243,7 +244,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         },
       });
       if (outcome.kind === "command") {
-        await sendPlain(account, target, outcome.reply, `${replyKey}:command`);
+        await sendPlain(account, target, outcome.reply, `${replyKey}:command`, message.messageId);
         return;
       }
       if (outcome.kind === "dropped") {
@@ -253,8 +254,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       if ("result" in outcome && outcome.kind !== "ran") await outcome.result;
     } finally {
       // This message's own reply may get no events at all (steered, merged, cancelled, a command).
-      delivery.close();
-      await delivery.done();
+      await delivery.finish();
       reply.release();
     }
   }

@@ -1,10 +1,10 @@
 import type { ChannelCapabilities, ChatKind } from "@openclaw/plugin-sdk";
-import type { DeliveryPolicy } from "@openclaw/plugin-sdk/config";
+import type { DeliveryPolicy, DeliveryPreviewMode } from "@openclaw/plugin-sdk/config";
 
 /** How one reply reaches a chat. */
 export type DeliveryPlan =
   | { kind: "blocks"; reason: string }
-  | { kind: "preview"; mode: string; reason: string }
+  | { kind: "preview"; mode: DeliveryPreviewMode; reason: string }
   | { kind: "native"; reason: string }
   | { kind: "final"; reason: string };
 
@@ -78,10 +78,11 @@ export function planDelivery(input: PlanInput): DeliveryPlan {
   }
   if (nativeFits) return { kind: "native", reason: nativeReason };
   if (!capabilities.edit) return { kind: "final", reason: `${channel} cannot edit messages, so there is no live preview` };
-  if (policy.previewModes.includes(mode)) {
+  const preview = policy.previewModes.find((m) => m === mode);
+  if (preview) {
     return {
       kind: "preview",
-      mode,
+      mode: preview,
       reason: explicitMode ? `streaming.mode is "${explicitMode}"` : `the ${channel} default preview mode is "${mode}"`,
     };
   }

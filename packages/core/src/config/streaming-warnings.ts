@@ -1,4 +1,4 @@
-import { previewModeWarnings } from "@openclaw/plugin-sdk";
+import { previewModeWarnings } from "./capability-warnings.js";
 import { isPlainObject } from "@openclaw/plugin-sdk/config";
 import type { ConfigRegistry } from "./registry.js";
 

@@ -1,6 +1,7 @@
 // Public surface of the streaming concern: the block chunker, outbound chunking, the coalescer,
 // settings resolution and the silent reply token. Other folders import from here only.
-// The chunker lives in the plugin SDK, so channels and core split text the same way.
+// The chunker lives in the plugin SDK, so channels and core split text the same way; the
+// coalescer and the silent-reply guard live in the delivery engine, which applies them.
 export {
   BlockChunker,
   BREAK_PREFERENCES,
@@ -14,11 +15,15 @@ export {
 export {
   createBlockCoalescer,
   joinerForBreakPreference,
+  SILENT_REPLY_TOKEN,
+  isSilentReply,
+  createSilentReplyGuard,
   type BlockCoalescer,
   type BlockCoalescerOptions,
   type CoalescerTimers,
   type EnqueueOptions,
-} from "./coalescer.js";
+  type SilentReplyGuard,
+} from "@openclaw/delivery";
 export {
   resolveBlockStreamingSettings,
   DEFAULT_TEXT_CHUNK_LIMIT,
@@ -30,4 +35,3 @@ export {
   type CoalesceConfig,
   type ResolveBlockStreamingOptions,
 } from "./settings.js";
-export { SILENT_REPLY_TOKEN, isSilentReply, createSilentReplyGuard, type SilentReplyGuard } from "./silent-reply.js";

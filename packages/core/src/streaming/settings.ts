@@ -1,7 +1,7 @@
 // Resolution of the block-streaming knobs (reference §8, "Resolution"; DESIGN.md "Streaming: what
 // the config means") into the numbers the chunker and coalescer take.
+import { joinerForBreakPreference } from "@openclaw/delivery";
 import { BREAK_PREFERENCES, type BreakPreference, type ChunkMode } from "@openclaw/plugin-sdk";
-import { joinerForBreakPreference } from "./coalescer.js";
 
 /** Coalescing knobs as written in config (`blockStreamingCoalesce`, `streaming.block.coalesce`). */
 export interface CoalesceConfig {

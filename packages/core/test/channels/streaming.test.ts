@@ -1,3 +1,4 @@
+import { PermanentSendError } from "@openclaw/plugin-sdk";
 import { prose, reassemblyError } from "@openclaw/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { OPEN_DMS, startChannelHarness, type ChannelHarness } from "./harness.js";
@@ -32,6 +33,10 @@ describe("reply delivery through the gateway", () => {
     expect(calls.filter((c) => c.op === "send")).toHaveLength(1);
     expect(calls.filter((c) => c.priority === "final")).toHaveLength(1);
     expect(h.platform.duplicateSends()).toEqual([]);
+    // Every call of the reply, typing included, says which message it answers; the first quotes nothing (replyToMode "off").
+    const inbound = view.userMessages[0]!.messageId;
+    expect(h.platform.calls.filter((c) => c.chatId === "u1").every((c) => c.inReplyTo === inbound)).toBe(true);
+    expect(view.messages[0]!.replyToMessageId).toBeUndefined();
   });
 
   it("block replies (streaming.block.enabled): each block leaves as it completes; no duplicate final", async () => {
@@ -111,6 +116,70 @@ describe("reply delivery through the gateway", () => {
       expect(m.text.length).toBeLessThanOrEqual(300);
       for (const version of m.history) expect(m.text.startsWith(version.trimEnd())).toBe(true);
     }
+  });
+
+  for (const mode of ["replace", "append"] as const) {
+    it(`native stream (${mode}): the reply grows in one stream message and ends as exactly the final`, async () => {
+      h = await startChannelHarness({ capabilities: { nativeStream: mode } });
+      const first = "A streamed answer that arrives in pieces";
+      const rest = ", and then it ends.";
+      h.model.enqueue([{ text: first, chunkChars: 60 }, { delayMs: 400 }, { text: rest }]);
+      await h.platform.userSays({ sender: "u1", text: "stream it" });
+      const during = await h.until("u1", (v) => v.messages.length === 1, "the stream");
+      expect(during.messages[0]!.stream).toBe("streaming");
+      await h.until("u1", (v) => v.messages[0]?.stream === "finished", "the finished stream");
+      await h.gateway.stop();
+
+      const view = h.platform.chatView("u1");
+      expect(view.texts).toEqual([first + rest]);
+      const calls = callsTo(h, "u1");
+      expect(calls.filter((c) => c.op === "send")).toEqual([]);
+      expect(calls.filter((c) => c.op === "stream-open")).toHaveLength(1);
+      // Every call answers the user's message.
+      const inbound = view.userMessages[0]!.messageId;
+      expect(calls.every((c) => c.inReplyTo === inbound)).toBe(true);
+      if (mode === "append") {
+        const pieces = calls.filter((c) => c.op === "stream-update" || c.op === "stream-finish").map((c) => c.text);
+        expect(pieces.join("")).toBe(first + rest);
+      }
+    });
+  }
+
+  it("native stream that cannot be opened: the reply arrives once, as an ordinary message", async () => {
+    h = await startChannelHarness({ capabilities: { nativeStream: "replace" } });
+    h.platform.failNext("stream-open", new PermanentSendError("Forbidden: streaming is not enabled for this bot", "forbidden"));
+    h.model.enqueue([{ text: "The answer, delivered without a stream.", chunkChars: 10 }]);
+    await h.platform.userSays({ sender: "u1", text: "hi" });
+    await h.until("u1", (v) => v.messages.length === 1, "the reply");
+    await h.gateway.stop();
+    expect(h.platform.chatView("u1").texts).toEqual(["The answer, delivered without a stream."]);
+    expect(callsTo(h, "u1").map((c) => `${c.op}:${c.priority}:${c.ok}`)).toEqual(["stream-open:block:false", "send:final:true"]);
+  });
+
+  it("a reply quota of 5 per message: a 4,000-character block-streamed reply arrives complete, within the quota, once", async () => {
+    const replyQuota = { perInbound: 5, windowMs: 3_600_000 };
+    h = await startChannelHarness({
+      // Blocks of 300-500 characters, each sent as it completes: ten of them would need ten replies.
+      channel: { ...OPEN_DMS, streaming: { block: { enabled: true, coalesce: { minChars: 1, maxChars: 500, idleMs: 0 } } } },
+      agentDefaults: { blockStreamingChunk: { minChars: 300, maxChars: 500 } },
+      capabilities: { replyQuota },
+      platform: { replyQuota },
+    });
+    const reply = prose(4000, 8, 350);
+    h.model.enqueue([{ text: reply, chunkChars: 200 }]);
+    await h.platform.userSays({ sender: "u1", text: "a long answer, please" });
+    await h.until("u1", (v) => reassemblyError(v.texts, reply) === null, "the whole reply");
+    await h.gateway.stop();
+
+    const view = h.platform.chatView("u1");
+    expect(reassemblyError(view.texts, reply)).toBeNull();
+    const inbound = view.userMessages[0]!.messageId;
+    const answering = h.platform.calls.filter((c) => c.chatId === "u1" && c.inReplyTo === inbound);
+    expect(answering.filter((c) => !c.ok)).toEqual([]); // nothing refused, nothing dropped on the platform
+    expect(answering.filter((c) => c.op === "send" || c.op === "typing").length).toBeLessThanOrEqual(5);
+    // Blocks still left as they completed until the replies ran short; the final carried the rest.
+    expect(answering.filter((c) => c.op === "send").map((c) => c.priority)).toEqual(["block", "block", "final"]);
+    expect(h.platform.duplicateSends()).toEqual([]);
   });
 
   it("a 429 storm during a preview still ends in exactly one final, with no edit after it", async () => {

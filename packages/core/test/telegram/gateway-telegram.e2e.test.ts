@@ -126,6 +126,18 @@ describe("Telegram through the gateway", () => {
     expect(visible(OWNER.id).filter((t) => t === "The answer is 42.").length).toBe(1);
   });
 
+  it("a 502 from Telegram during the final is retried and the answer arrives once", async () => {
+    await boot({ streaming: { mode: "off" } });
+    llm.enqueue([{ text: "The answer survives a bad gateway." }]);
+    tg.injectError({ method: "sendMessage", count: 1, error_code: 502, description: "Bad Gateway" });
+    tg.sendUserMessage({ chat: dm(OWNER), from: OWNER, text: "hello?" });
+    await tg.waitFor(() => visible(OWNER.id).includes("The answer survives a bad gateway."), 10_000);
+    await gateway!.stop({ timeoutMs: 2000 });
+    gateway = undefined;
+    expect(visible(OWNER.id)).toEqual(["The answer survives a bad gateway."]);
+    expect(tg.calls.filter((c) => c.method === "sendMessage").map((c) => c.ok)).toEqual([false, true]);
+  });
+
   it("a 429 storm during a preview leaves exactly one final and no edits after it (reference #141528)", async () => {
     await boot();
     const reply = "A reply that takes a while to stream while Telegram keeps saying slow down. ".repeat(5).trim();

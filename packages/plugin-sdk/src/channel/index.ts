@@ -22,6 +22,16 @@ export type {
   SentMessage,
 } from "./types.js";
 export { SPECIFICATION_VERSION } from "./types.js";
-export { RateLimitedError, PermanentSendError, TransientSendError, AccountConfigError } from "./errors.js";
+export {
+  SendError,
+  RateLimitedError,
+  PermanentSendError,
+  TransientSendError,
+  AccountConfigError,
+  type SendErrorOptions,
+  type SendErrorDetails,
+} from "./errors.js";
+export { isRetryableSendError } from "./retryable.js";
+export { SplitSendTracker, type SplitSendTrackerOptions } from "./split-send.js";
 export { mergeAccountConfig, listAccountIds, DEFAULT_ACCOUNT_ID } from "./accounts.js";
 export { defineChannelPlugin, PLUGIN_SDK_VERSION } from "./define.js";

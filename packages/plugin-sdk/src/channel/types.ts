@@ -78,11 +78,29 @@ export interface SendOptions {
   idempotencyKey: string;
   /** Deliver without a notification (previews that will be edited). */
   silent?: boolean;
+  /**
+   * The id of the inbound message this call answers (`InboundMessage.messageId`), on every call a
+   * reply makes: previews, typing, blocks, finals, streams. Undefined for messages nobody asked for
+   * (a message sent by a tool to another chat). Platforms that meter replies per inbound message
+   * (QQ Bot's passive replies) send with it; it does not quote anything (that is
+   * `OutboundTarget.replyToMessageId`, governed by `replyToMode`).
+   */
+  inReplyTo?: string;
 }
 
 /** A message the platform accepted. */
 export interface SentMessage {
+  /**
+   * The message's id. For a send made as several messages, the primary one: the last part of a
+   * split text, the file of a file whose caption followed apart.
+   */
   messageId: string;
+  /**
+   * Every message the send made, in order, when the plugin split it into several (text over the
+   * platform's limit once rendered, a caption sent apart from its file). Omit it for one message.
+   * `SplitSendTracker` fills it in.
+   */
+  messageIds?: string[];
 }
 
 /** An outgoing file. */
@@ -151,6 +169,14 @@ export interface ChannelCapabilities {
    * second per account; `Infinity` means no limit (a local test channel).
    */
   sendRate?: { perChat?: number; perChatBurst?: number; global?: number; globalBurst?: number };
+  /**
+   * The platform allows at most `perInbound` replies to one inbound message within `windowMs` of
+   * the first (QQ Bot: 5 passive replies per user message). Every call that makes a message or an
+   * indicator in the chat with `SendOptions.inReplyTo` spends one: a send, a file, typing, the open
+   * of a native stream; edits, deletes and stream updates do not. The send budget keeps the final's
+   * share before blocks, previews and typing spend the rest. Default: no such quota.
+   */
+  replyQuota?: { perInbound: number; windowMs: number };
 }
 
 /** Account state shown by `openclaw channels status`. */

@@ -12,14 +12,21 @@ import type { ChannelMigration } from "../migrations/data.js";
 export type BlockReplyDefault = "inherit" | "explicit" | "unless-off";
 
 /**
+ * The live-preview styles core's delivery engine can render: `partial` (the reply so far, edited
+ * in place), `block` (the preview grows a block at a time), `progress` (a status draft, replaced
+ * by the reply), `quiet` (like partial, as a notice without mentions).
+ */
+export type DeliveryPreviewMode = "partial" | "block" | "progress" | "quiet";
+
+/**
  * How a channel delivers replies, as data: core's delivery planner reads it, and
  * `openclaw config validate` checks the configured `streaming` against it before anything runs.
  */
 export interface DeliveryPolicy {
   /** The `streaming.mode` values the channel accepts besides `"off"` (empty: no preview). */
-  previewModes: readonly string[];
+  previewModes: readonly DeliveryPreviewMode[];
   /** The mode used when `streaming.mode` is unset; `null` when the channel cannot preview. */
-  defaultMode: string | null;
+  defaultMode: DeliveryPreviewMode | "off" | null;
   blockReplies: BlockReplyDefault;
   /**
    * When the platform's native stream (`capabilities.nativeStream`) carries the reply instead of

@@ -29,6 +29,7 @@ export {
   type ChannelConfigDefinition,
   type BlockReplyDefault,
   type DeliveryPolicy,
+  type DeliveryPreviewMode,
   type ChannelIdRules,
 } from "./channel-definition.js";
 export {

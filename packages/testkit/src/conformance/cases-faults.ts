@@ -1,7 +1,7 @@
 // Conformance cases: exactly one final, rate limits honoured, abort.
 import assert from "node:assert/strict";
-import { InMemoryDeliveryLedger } from "@openclaw/plugin-sdk";
-import { deliverFinalText, isPreviewOp, isRateLimited, openPreview, pause, replyKey, updateAndWait } from "./drive.js";
+import { InMemoryDeliveryLedger } from "@openclaw/delivery";
+import { abortAndExpectSilence, deliverFinalText, isPreviewOp, isRateLimited, openPreview, replyKey, updateAndWait } from "./drive.js";
 import type { ConformanceCase } from "./define.js";
 import type { ConformanceSession } from "./host.js";
 import { prose, reassemblyError } from "./text.js";
@@ -136,16 +136,6 @@ export const abortStopsStream: ConformanceCase = {
     const preview = openPreview(s, message.chat, s.budget(), run.signal, replyKey("abort"));
     if (s.outbound.editText !== undefined) await updateAndWait(s, preview, chatId, text.slice(0, 100));
     preview.update(text.slice(0, 200)); // an edit now waits for the throttle
-    run.abort(new Error("aborted by the user"));
-    const abortedAt = Date.now();
-    preview.update(text.slice(0, 300));
-    await assert.rejects(preview.finalize(text), "finalize after the run's signal fired rejects");
-    // Silence is the property under test: wait two edit intervals and look.
-    await pause(2 * s.throttleMs + 100);
-    const late = s.calls.find((c) => c.chatId === chatId && c.startedAt > abortedAt && c.op !== "typing");
-    assert.equal(late, undefined, `a ${late?.op} (${late?.priority}) was made ${late ? late.startedAt - abortedAt : 0} ms after the abort`);
-    const view = await s.view(chatId);
-    assert.ok(view.messages.length <= 1, "at most the preview that was shown stays");
-    if (view.messages[0] !== undefined) assert.ok(text.startsWith(view.messages[0].text.trim()), "the preview shows a prefix of the reply");
+    await abortAndExpectSilence(s, { chatId, run, reply: preview, text });
   },
 };

@@ -26,6 +26,14 @@ runChannelConformance({
   },
 });
 runChannelConformance({
+  name: "loopback with a replace native stream and files",
+  createHarness: () => loopbackConformanceHarness({ capabilities: { nativeStream: "replace", media: true } }),
+});
+runChannelConformance({
+  name: "loopback with an append native stream, without typing",
+  createHarness: () => loopbackConformanceHarness({ capabilities: { nativeStream: "append", typing: false } }),
+});
+runChannelConformance({
   name: "loopback with a 700-character edit limit and slow calls",
   createHarness: () => {
     const harness = loopbackConformanceHarness({ platform: { textLimit: 1000, editLimit: 700 } });
@@ -38,12 +46,13 @@ runChannelConformance({
 async function failureOf(
   caseId: ConformanceCase["id"],
   mutate: (plugin: ChannelPlugin<LoopbackAccount>, harness: ReturnType<typeof loopbackConformanceHarness>) => void,
+  options: Parameters<typeof loopbackConformanceHarness>[0] = {},
 ): Promise<Error> {
   const suite = defineChannelConformance({
     name: "broken",
     timeoutMs: 3000,
     createHarness: () => {
-      const harness = loopbackConformanceHarness();
+      const harness = loopbackConformanceHarness(options);
       mutate(harness.plugin, harness);
       return harness;
     },
@@ -106,6 +115,17 @@ describe("the conformance suite catches broken channels", () => {
       };
     });
     expect(error.message).toContain("capabilities.edit is true exactly when the outbound has editText");
+  });
+
+  it("a plugin that declares an append stream but shows each update as the whole text", async () => {
+    const error = await failureOf(
+      "native-stream",
+      (plugin) => {
+        plugin.config = { ...plugin.config, capabilities: { ...plugin.config.capabilities, nativeStream: "replace" } };
+      },
+      { capabilities: { nativeStream: "append" } },
+    );
+    expect(error.message).toMatch(/exactly once|the whole final/);
   });
 
   it("a plugin whose sends ignore the text limit", async () => {

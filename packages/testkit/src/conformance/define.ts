@@ -2,7 +2,10 @@
 import { badInboundRejected, inboundToReply, longReplyChunked } from "./cases-basic.js";
 import { contractShape, inboundInOrder } from "./cases-contract.js";
 import { abortStopsStream, exactlyOneFinal, rateLimitHonoured } from "./cases-faults.js";
+import { mediaSent } from "./cases-media.js";
+import { nativeStreamAborted, nativeStreamFinal } from "./cases-native.js";
 import { editsPaced, previewFinalizedInPlace, rolloverWithoutRepeats } from "./cases-preview.js";
+import { typingShown } from "./cases-typing.js";
 import { startSession, type ConformanceSession } from "./host.js";
 import type { ChannelConformanceSpec, ConformanceCaseId } from "./types.js";
 
@@ -13,7 +16,18 @@ export interface ConformanceCase {
   title: string;
   /** The case needs `outbound.editText` (skipped on channels that cannot edit). */
   needsEdit?: boolean;
+  /** The case needs a power the channel declares (skipped on channels whose capabilities lack it). */
+  needs?: "nativeStream" | "media" | "typing";
   run(session: ConformanceSession): Promise<void>;
+}
+
+/** Why `c` does not apply to the running channel (it lacks a power the case needs), or undefined. */
+export function missingPower(c: ConformanceCase, session: ConformanceSession): string | undefined {
+  if (c.needsEdit && session.outbound.editText === undefined) return "the channel cannot edit messages";
+  if (c.needs === "nativeStream" && session.capabilities.nativeStream === undefined) return "the channel has no native stream";
+  if (c.needs === "media" && !session.capabilities.media) return "the channel cannot send files";
+  if (c.needs === "typing" && !session.capabilities.typing) return "the channel has no typing indicator";
+  return undefined;
 }
 
 /** A case as registered: with the reason it is skipped, if it is. */
@@ -45,13 +59,17 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
   abortStopsStream,
   badInboundRejected,
   editsPaced,
+  nativeStreamFinal,
+  nativeStreamAborted,
+  mediaSent,
+  typingShown,
 ];
 
 /**
  * The channel conformance suite for one channel plugin. It hosts the plugin with the SDK alone
  * (no core): `listAccounts` -> `resolveAccount` -> `createOutbound` -> `start`, with an
  * AccountContext whose `receive` records every inbound message; then each case drives replies with
- * the SDK's delivery helpers (`PreviewController`, `SendBudget` from `sendBudgetFor(capabilities)`,
+ * the delivery engine of `@openclaw/delivery` (`PreviewController`, `SendBudget` from `sendBudgetFor(capabilities)`,
  * `deliverFinal`, `chunkText`) and checks, through `harness.platform.chatView`, what a user of the
  * platform ends up seeing:
  *
@@ -79,10 +97,21 @@ export const CONFORMANCE_CASES: readonly ConformanceCase[] = [
  *   and the next good message arrives.
  * - `edits-paced`: preview edits of a message are at least `minEditIntervalMs` (default 1000, at
  *   least 250) apart, however fast the text grows.
+ * - `native-stream` (channels with `capabilities.nativeStream`): a `NativeStreamController` opens
+ *   the stream with the first text, its updates are paced and follow the declared semantics (a
+ *   `replace` update is the whole text so far, an `append` update only the new text), and the chat
+ *   ends with exactly the final, in one message; finalizing again with the same ledger sends nothing.
+ * - `native-stream-aborted`: after the run's signal fires, the stream gets nothing but its abort,
+ *   and it shows a prefix of the reply.
+ * - `media-sent` (channels with `capabilities.media`): a file with a caption arrives once, as the
+ *   message `sendMedia` reported, showing the caption.
+ * - `typing-shown` (channels with `capabilities.typing`): `typing` resolves, adds no message, and
+ *   a reply sent right after it arrives.
  *
  * Also checked throughout: `start` reports `connected`, does not end before its signal fires, and
  * resolves (not rejects) once it does. Cases needing edits are skipped on channels without
- * `editText`. Cases run in order against one account; each uses its own new DM chat.
+ * `editText`, and cases needing a native stream, files or typing on channels whose capabilities
+ * lack them. Cases run in order against one account; each uses its own new DM chat.
  *
  * @example
  * // extensions/acme/test/conformance.test.ts

@@ -1,14 +1,14 @@
-// How the cases drive replies: the SDK's delivery helpers, exactly as a host would use them.
+// How the cases drive replies: the delivery engine (@openclaw/delivery), exactly as a host would use it.
+import assert from "node:assert/strict";
 import {
-  chunkText,
   deliverFinal,
   InMemoryDeliveryLedger,
+  NativeStreamController,
   PreviewController,
-  type ChatRef,
   type DeliveryLedger,
-  type OutboundTarget,
   type SendBudget,
-} from "@openclaw/plugin-sdk";
+} from "@openclaw/delivery";
+import { chunkText, type ChatRef, type OutboundTarget } from "@openclaw/plugin-sdk";
 import type { ConformanceSession, OutboundCallRecord } from "./host.js";
 
 let replies = 0;
@@ -39,6 +39,31 @@ export function openPreview(
     chatKey: chatKeyOf(chat),
     textLimit: session.textLimit,
     editLimit: session.editLimit,
+    throttleMs: session.throttleMs,
+    format: "plain",
+    idempotencyKey: key,
+    signal,
+  });
+}
+
+/** A native stream of one reply into `chat` with the channel's declared semantics, paced like a preview. */
+export function openNativeStream(
+  session: ConformanceSession,
+  chat: ChatRef,
+  budget: SendBudget,
+  signal: AbortSignal,
+  key: string,
+  ledger: DeliveryLedger,
+): NativeStreamController {
+  return new NativeStreamController({
+    outbound: session.outbound,
+    target: { chat },
+    budget,
+    chatKey: chatKeyOf(chat),
+    mode: session.capabilities.nativeStream ?? "replace",
+    ledger,
+    ledgerKey: `${key}:final`,
+    textLimit: session.textLimit,
     throttleMs: session.throttleMs,
     format: "plain",
     idempotencyKey: key,
@@ -80,6 +105,8 @@ export async function deliverFinalText(
     key: string;
     ledger?: DeliveryLedger;
     signal?: AbortSignal;
+    /** The inbound message the reply answers (`SendOptions.inReplyTo`). */
+    inReplyTo?: string;
     beforeSend?: (index: number) => void;
   },
 ): Promise<string[]> {
@@ -100,6 +127,7 @@ export async function deliverFinalText(
             priority: "final",
             format: "plain",
             idempotencyKey: `${options.key}#${index}`,
+            ...(options.inReplyTo !== undefined ? { inReplyTo: options.inReplyTo } : {}),
           }),
         { signal },
       );
@@ -115,6 +143,36 @@ export function isRateLimited(error: unknown): error is Error & { retryAfterMs: 
   return (
     error instanceof Error && error.name === "RateLimitedError" && typeof (error as { retryAfterMs?: unknown }).retryAfterMs === "number"
   );
+}
+
+/**
+ * Fires the run's abort, then checks the property of an aborted reply: `finalize` rejects, nothing
+ * is sent to `chatId` for two throttle intervals (but `typing` and the `allowed` ops), and the chat
+ * shows at most one message, a prefix of `text`.
+ */
+export async function abortAndExpectSilence(
+  session: ConformanceSession,
+  options: {
+    chatId: string;
+    run: AbortController;
+    reply: { update(text: string): void; finalize(text: string): Promise<unknown> };
+    text: string;
+    allowed?: ReadonlyArray<OutboundCallRecord["op"]>;
+  },
+): Promise<void> {
+  const { chatId, reply, text } = options;
+  options.run.abort(new Error("aborted by the user"));
+  const abortedAt = Date.now();
+  reply.update(text.slice(0, 300));
+  await assert.rejects(reply.finalize(text), "finalize after the run's signal fired rejects");
+  // Silence is the property under test: wait two edit intervals and look.
+  await pause(2 * session.throttleMs + 100);
+  const quiet = new Set(["typing", ...(options.allowed ?? [])]);
+  const late = session.calls.find((c) => c.chatId === chatId && c.startedAt > abortedAt && !quiet.has(c.op));
+  assert.equal(late, undefined, `a ${late?.op} (${late?.priority}) was made ${late ? late.startedAt - abortedAt : 0} ms after the abort`);
+  const view = await session.view(chatId);
+  assert.ok(view.messages.length <= 1, "at most the message that was shown stays");
+  if (view.messages[0] !== undefined) assert.ok(text.startsWith(view.messages[0].text.trim()), "it shows a prefix of the reply");
 }
 
 /** Resolves after `ms` (only where the property under test is time itself: pacing, silence after abort). */

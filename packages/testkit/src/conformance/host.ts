@@ -1,11 +1,11 @@
-// Hosts one account of the plugin under test with the SDK alone (no core): resolves it, builds
+// Hosts one account of the plugin under test with the SDK and the delivery engine (no core): resolves it, builds
 // its outbound side behind a recording seam, runs `start` with a recording `receive`.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sendBudgetFor, type SendBudget } from "@openclaw/delivery";
 import {
   mergeAccountConfig,
-  sendBudgetFor,
   type AccountContext,
   type AccountSession,
   type AccountStatus,
@@ -14,7 +14,6 @@ import {
   type ChannelPlugin,
   type InboundMessage,
   type PluginLogger,
-  type SendBudget,
   type SendPriority,
 } from "@openclaw/plugin-sdk";
 import { inboundProblems } from "./text.js";
@@ -23,7 +22,8 @@ import type { ChannelConformanceSpec, ConformanceChatView, ConformanceHarness } 
 /** One outbound call the plugin's sending side received, as the suite saw it. */
 export interface OutboundCallRecord {
   seq: number;
-  op: "send" | "edit" | "delete" | "typing";
+  /** "stream-*": the open of a native stream and the calls on it (update, finish, abort). */
+  op: "send" | "edit" | "delete" | "typing" | "media" | "stream-open" | "stream-update" | "stream-finish" | "stream-abort";
   chatId: string;
   /** The message edited or deleted, or the id a send returned. */
   messageId?: string;
@@ -297,7 +297,32 @@ function recordingOutbound(inner: ChannelOutbound, calls: OutboundCallRecord[], 
     const typing = inner.typing.bind(inner);
     outbound.typing = (target, o) => record({ op: "typing", chatId: target.chat.id, priority: o.priority }, () => typing(target, o));
   }
-  if (inner.sendMedia) outbound.sendMedia = inner.sendMedia.bind(inner);
-  if (inner.openStream) outbound.openStream = inner.openStream.bind(inner);
+  if (inner.sendMedia) {
+    const media = inner.sendMedia.bind(inner);
+    outbound.sendMedia = (target, file, o) =>
+      record(
+        { op: "media", chatId: target.chat.id, ...(file.caption !== undefined ? { text: file.caption } : {}), priority: o.priority },
+        () => media(target, file, o),
+        (v) => v.messageId,
+      );
+  }
+  if (inner.openStream) {
+    const open = inner.openStream.bind(inner);
+    outbound.openStream = async (target, o) => {
+      const chatId = target.chat.id;
+      const stream = await record({ op: "stream-open", chatId, priority: o.priority }, () => open(target, o));
+      if (stream === null) return null;
+      return {
+        update: (text) => record({ op: "stream-update", chatId, text, priority: "preview" }, () => stream.update(text)),
+        finish: (text) =>
+          record(
+            { op: "stream-finish", chatId, text, priority: "final" },
+            () => stream.finish(text),
+            (v) => v.messageId,
+          ),
+        abort: (reason) => record({ op: "stream-abort", chatId, priority: "final" }, () => stream.abort(reason)),
+      };
+    };
+  }
   return outbound;
 }

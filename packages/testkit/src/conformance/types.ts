@@ -86,7 +86,11 @@ export type ConformanceCaseId =
   | "rate-limit-honoured"
   | "abort-stops-stream"
   | "bad-inbound-rejected"
-  | "edits-paced";
+  | "edits-paced"
+  | "native-stream"
+  | "native-stream-aborted"
+  | "media-sent"
+  | "typing-shown";
 
 /** Describes a conformance run for one channel. */
 export interface ChannelConformanceSpec<Account = unknown> {

@@ -1,6 +1,6 @@
 // `@openclaw/testkit/conformance`: registers the channel conformance suite with vitest.
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { defineChannelConformance, type ChannelConformance } from "./define.js";
+import { defineChannelConformance, missingPower, type ChannelConformance } from "./define.js";
 import type { ConformanceSession } from "./host.js";
 import type { ChannelConformanceSpec } from "./types.js";
 
@@ -18,9 +18,10 @@ export interface ConformanceTestApi {
 /**
  * Registers the conformance suite of one channel as a vitest `describe` block named
  * `channel conformance: <name>`: the account starts in `beforeAll`, each case is an `it` (skipped
- * ones show their reason, and so do edit-only cases on a channel without `editText`), and the
- * account is stopped in `afterAll` (which fails when `start` does not resolve after its signal
- * fired). Call it at the top level of a test file. See `defineChannelConformance` for the cases.
+ * ones show their reason, and so do cases needing a power the channel lacks: edits, a native
+ * stream, files, typing), and the account is stopped in `afterAll` (which fails when `start` does
+ * not resolve after its signal fired). Call it at the top level of a test file. See
+ * `defineChannelConformance` for the cases.
  */
 export function runChannelConformance<Account>(
   spec: ChannelConformanceSpec<Account> | ChannelConformance,
@@ -46,7 +47,8 @@ export function runChannelConformance<Account>(
         `${c.id}: ${c.title}`,
         async (context) => {
           if (session === undefined) throw new Error("the conformance account did not start");
-          if (c.needsEdit && session.outbound.editText === undefined) return context.skip("the channel cannot edit messages");
+          const missing = missingPower(c, session);
+          if (missing !== undefined) return context.skip(missing);
           await c.run(session);
         },
         caseTimeout,

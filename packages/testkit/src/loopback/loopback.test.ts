@@ -87,6 +87,68 @@ describe("loopback platform", () => {
     expect(platform.duplicateSends()).toEqual(["r1#f0"]);
   });
 
+  it("native streams: hidden until the first text; replace shows the last update, append grows by each; closed after finish", async () => {
+    const platform = createLoopbackPlatform({ textLimit: 20 });
+    const bot = platform.bot("b");
+    const replace = await bot.openStream(dm, { mode: "replace", inReplyTo: "7" });
+    expect(platform.chatView("u1").messages).toEqual([]);
+    await replace.update("Hel");
+    await replace.update("Hello wor");
+    await replace.finish("Hello world.");
+    await expect(replace.update("more")).rejects.toThrow(/finished/);
+    const append = await bot.openStream(dm, { mode: "append" });
+    await append.update("One");
+    await append.update(", two");
+    await expect(append.update("x".repeat(20))).rejects.toThrow(/too long/);
+    await append.abort();
+    const view = platform.chatView("u1");
+    expect(view.messages.map((m) => [m.text, m.history, m.stream])).toEqual([
+      ["Hello world.", ["Hel", "Hello wor", "Hello world."], "finished"],
+      ["One, two", ["One", "One, two"], "aborted"],
+    ]);
+    expect(platform.calls.map((c) => `${c.op}:${c.ok}`)).toEqual([
+      "stream-open:true",
+      "stream-update:true",
+      "stream-update:true",
+      "stream-finish:true",
+      "stream-update:false",
+      "stream-open:true",
+      "stream-update:true",
+      "stream-update:true",
+      "stream-update:false",
+      "stream-abort:true",
+    ]);
+    expect(platform.calls[0]).toMatchObject({ inReplyTo: "7" });
+  });
+
+  it("a reply quota refuses the call past it for one user message; edits are free, other messages have their own", async () => {
+    const platform = createLoopbackPlatform({ replyQuota: { perInbound: 3, windowMs: 60_000 } });
+    const bot = platform.bot("b");
+    await bot.sendTyping("u1", { inReplyTo: "7" });
+    const { messageId } = await bot.sendMessage(dm, "one", { inReplyTo: "7" });
+    await bot.editMessage("u1", messageId, "one!", { inReplyTo: "7" });
+    await bot.sendMessage(dm, "two", { inReplyTo: "7" });
+    await expect(bot.sendMessage(dm, "three", { inReplyTo: "7" })).rejects.toMatchObject({ code: "reply_quota" });
+    await bot.sendMessage(dm, "to another message", { inReplyTo: "8" });
+    await bot.sendMessage(dm, "proactive");
+    expect(platform.chatView("u1").texts).toEqual(["one!", "two", "to another message", "proactive"]);
+    expect(platform.calls.filter((c) => !c.ok).map((c) => c.error)).toEqual(["reply_quota"]);
+  });
+
+  it("media: a file with its caption as the message text", async () => {
+    const platform = createLoopbackPlatform();
+    const bot = platform.bot("b");
+    const sent = await bot.sendMedia(dm, { kind: "document", source: "/tmp/report.pdf", fileName: "report.pdf", caption: "The report" });
+    expect(platform.chatView("u1").messages).toEqual([
+      expect.objectContaining({
+        messageId: sent.messageId,
+        text: "The report",
+        media: { kind: "document", source: "/tmp/report.pdf", fileName: "report.pdf" },
+      }),
+    ]);
+    expect(platform.calls.map((c) => c.op)).toEqual(["media"]);
+  });
+
   it("queues updates until the bot connects and delivers them in order, one at a time", async () => {
     const platform = createLoopbackPlatform();
     const seen: string[] = [];
@@ -188,5 +250,28 @@ describe("loopback plugin", () => {
     expect(plugin.id).toBe("lb2");
     expect(plugin.config.id).toBe("lb2");
     expect([outbound.editText, outbound.deleteMessage, outbound.typing]).toEqual([undefined, undefined, undefined]);
+    expect([outbound.sendMedia, outbound.openStream]).toEqual([undefined, undefined]);
+  });
+
+  it("adds sendMedia and a native stream of the declared semantics; every call carries inReplyTo", async () => {
+    const platform = createLoopbackPlatform();
+    const plugin = createLoopbackPlugin(platform, { capabilities: { media: true, nativeStream: "append" } });
+    const ctx = createTestAccountContext(plugin.resolveAccount({ accountId: "default", config: {}, channel: {}, env: {} }));
+    const outbound = await plugin.connect(ctx);
+    const options = { signal: new AbortController().signal, priority: "block" as const, format: "markdown" as const, idempotencyKey: "r1" };
+    const stream = (await outbound.openStream!({ chat: dm }, { ...options, inReplyTo: "41" }))!;
+    await stream.update("Streaming ");
+    await stream.update("text");
+    const finished = await stream.finish(".");
+    await outbound.sendMedia!(
+      { chat: dm },
+      { kind: "image", source: "https://example.com/a.png", caption: "A picture" },
+      { ...options, inReplyTo: "41" },
+    );
+    expect(platform.chatView("u1").texts).toEqual(["Streaming text.", "A picture"]);
+    expect(finished.messageId).toBe(platform.chatView("u1").messages[0]!.messageId);
+    expect(platform.calls.map((c) => c.inReplyTo)).toEqual(["41", "41", "41", "41", "41"]);
+    ctx.stop();
+    await outbound.closed;
   });
 });

@@ -1,8 +1,10 @@
 // The loopback platform: an in-memory chat service that bots (channel accounts) connect to.
 // Users talk through `userSays`; bots send, edit and delete through `bot(id)`; tests read each
 // chat as its user sees it and inject faults.
-import { PermanentSendError, type ChatKind } from "@openclaw/plugin-sdk";
-import { Faults, type Refusal } from "./faults.js";
+import type { ChatKind } from "@openclaw/plugin-sdk";
+import { botSendingApi, type BotPlatform, type CallEffect } from "./bot-api.js";
+import { Faults } from "./faults.js";
+import { ReplyQuotaCounter } from "./reply-quota.js";
 import type {
   LoopbackBotApi,
   LoopbackCall,
@@ -50,6 +52,7 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
   const editLimit = Math.max(1, Math.floor(options.editLimit ?? textLimit));
   const now = options.now ?? Date.now;
   const faults = new Faults(options.enforceRetryAfter ?? true);
+  const replies = new ReplyQuotaCounter(options.replyQuota);
   const retain = Math.max(1, Math.floor(options.retainMessages ?? Number.POSITIVE_INFINITY));
   const recordCalls = options.recordCalls ?? true;
   const chats = new Map<string, Chat>();
@@ -109,19 +112,26 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
     return connected.length === 1 ? connected[0]! : "default";
   };
 
-  const viewOf = (m: LoopbackMessage): LoopbackViewMessage => ({
-    messageId: m.messageId,
-    text: m.text,
-    edits: m.history.length - 1,
-    history: m.history.map((v) => v.text),
-    ...(m.replyToMessageId !== undefined ? { replyToMessageId: m.replyToMessageId } : {}),
-    ...(m.threadId !== undefined ? { threadId: m.threadId } : {}),
-  });
+  const viewOf = (m: LoopbackMessage): LoopbackViewMessage => {
+    // A stream's message starts empty; the user sees it from its first text on.
+    const history = m.history.map((v) => v.text).filter((text, i) => i > 0 || text !== "" || m.stream === undefined);
+    return {
+      messageId: m.messageId,
+      text: m.text,
+      edits: history.length - 1,
+      history,
+      ...(m.replyToMessageId !== undefined ? { replyToMessageId: m.replyToMessageId } : {}),
+      ...(m.threadId !== undefined ? { threadId: m.threadId } : {}),
+      ...(m.media !== undefined ? { media: m.media } : {}),
+      ...(m.stream !== undefined ? { stream: m.stream.state } : {}),
+    };
+  };
 
   const chatView = (chatId: string): LoopbackChatView => {
     const chat = chats.get(chatId);
     const all = chat?.messages ?? [];
-    const bot = all.filter((m) => m.from === "bot");
+    // A stream that has shown no text yet is not visible.
+    const bot = all.filter((m) => m.from === "bot" && (m.text !== "" || m.media !== undefined));
     const messages = bot.filter((m) => !m.deleted).map(viewOf);
     return {
       chatId,
@@ -160,7 +170,7 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
     botId: string,
     chatId: string,
     details: { messageId?: string; text?: string; options: LoopbackCallOptions | undefined },
-    effect: (at: number) => { refusal?: Refusal; messageId?: string; value?: T },
+    effect: (at: number) => CallEffect<T>,
   ): Promise<T> {
     const { options } = details;
     const wait = faults.latency(op);
@@ -173,8 +183,11 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
     if (details.text !== undefined) record.text = details.text;
     if (options?.priority !== undefined) record.priority = options.priority;
     if (options?.idempotencyKey !== undefined) record.idempotencyKey = options.idempotencyKey;
-    const refused = faults.check(op, chatId, at);
+    if (options?.inReplyTo !== undefined) record.inReplyTo = options.inReplyTo;
+    const inReplyTo = options?.inReplyTo;
+    const refused = faults.check(op, chatId, at) ?? replies.check(op, chatId, inReplyTo, at);
     const outcome = refused === undefined ? effect(at) : { refusal: refused };
+    if (outcome.refusal === undefined) replies.spend(op, chatId, inReplyTo, at);
     if (outcome.messageId !== undefined) record.messageId = outcome.messageId;
     if (outcome.refusal !== undefined) {
       record.error = outcome.refusal.code;
@@ -195,22 +208,18 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
     while (chat.messages.length > retain) byId.delete(chat.messages.shift()!.messageId);
   };
 
-  const refuse = (code: string, message: string): { refusal: Refusal } => ({
-    refusal: { error: new PermanentSendError(message, code), code },
-  });
-
-  const checkText = (text: string, limit: number, what: string): { refusal: Refusal } | undefined => {
-    if (text.trim() === "") return refuse("empty", `Bad Request: ${what} text is empty`);
-    if (text.length > limit)
-      return refuse("too_long", `Bad Request: ${what} is too long (${text.length} characters, the limit is ${limit})`);
-    return undefined;
-  };
-
-  const botMessage = (botId: string, chatId: string, messageId: string): LoopbackMessage | undefined => {
-    const message = byId.get(messageId);
-    if (message === undefined || message.deleted || message.from !== "bot" || message.botId !== botId || message.chatId !== chatId)
-      return undefined;
-    return message;
+  const botPlatform: BotPlatform = {
+    textLimit,
+    editLimit,
+    byId,
+    call,
+    add: (chat, message) => addMessage(chatOf(chat.id, chat.kind), message),
+    nextMessageId: () => String(nextMessageId++),
+    typing(chatId) {
+      const chat = chats.get(chatId);
+      if (chat !== undefined) chat.typing += 1;
+    },
+    emit,
   };
 
   const bot = (botId: string): LoopbackBotApi => ({
@@ -226,62 +235,7 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
         emit({ type: "disconnected", botId });
       };
     },
-    sendMessage(chat, text, options) {
-      return call<{ messageId: string }>("send", botId, chat.id, { text, options }, (at) => {
-        const invalid = checkText(text, textLimit, "message");
-        if (invalid !== undefined) return invalid;
-        if (options?.replyTo !== undefined && !byId.has(options.replyTo))
-          return refuse("not_found", "Bad Request: message to be replied not found");
-        const message: LoopbackMessage = {
-          messageId: String(nextMessageId++),
-          chatId: chat.id,
-          chatKind: chat.kind,
-          from: "bot",
-          botId,
-          senderId: botId,
-          text,
-          history: [{ text, at }],
-          deleted: false,
-          sentAt: at,
-          ...(chat.threadId !== undefined ? { threadId: chat.threadId } : {}),
-          ...(options?.replyTo !== undefined ? { replyToMessageId: options.replyTo } : {}),
-          ...(options?.silent ? { silent: true } : {}),
-          ...(options?.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
-        };
-        addMessage(chatOf(chat.id, chat.kind), message);
-        queueMicrotask(() => emit({ type: "bot_message", message }));
-        return { messageId: message.messageId, value: { messageId: message.messageId } };
-      });
-    },
-    editMessage(chatId, messageId, text, options) {
-      return call<void>("edit", botId, chatId, { messageId, text, options }, (at) => {
-        const message = botMessage(botId, chatId, messageId);
-        if (message === undefined) return refuse("not_found", `Bad Request: message ${messageId} to edit not found`);
-        const invalid = checkText(text, editLimit, "edited message");
-        if (invalid !== undefined) return invalid;
-        message.text = text;
-        message.history.push({ text, at });
-        queueMicrotask(() => emit({ type: "edited", message }));
-        return {};
-      });
-    },
-    deleteMessage(chatId, messageId, options) {
-      return call<void>("delete", botId, chatId, { messageId, options }, (at) => {
-        const message = botMessage(botId, chatId, messageId);
-        if (message === undefined) return refuse("not_found", `Bad Request: message ${messageId} to delete not found`);
-        message.deleted = true;
-        message.deletedAt = at;
-        queueMicrotask(() => emit({ type: "deleted", message }));
-        return {};
-      });
-    },
-    sendTyping(chatId, options) {
-      return call<void>("typing", botId, chatId, { options }, () => {
-        const chat = chats.get(chatId);
-        if (chat !== undefined) chat.typing += 1;
-        return {};
-      });
-    },
+    ...botSendingApi(botPlatform, botId),
   });
 
   return {
@@ -401,6 +355,7 @@ export function createLoopbackPlatform(options: LoopbackPlatformOptions = {}): L
       calls.length = 0;
       deliveryErrors.length = 0;
       faults.clear();
+      replies.clear();
     },
   };
 }

@@ -8,10 +8,12 @@ import {
   defineChannelPlugin,
   listAccountIds,
   SPECIFICATION_VERSION,
+  type OutboundTarget,
+  type SendOptions,
 } from "@openclaw/plugin-sdk";
 import { LOOPBACK_CAPABILITIES, loopbackChannelConfig } from "./config.js";
 import { parseUpdate } from "./inbound.js";
-import type { LoopbackPlatform } from "./types.js";
+import type { LoopbackCallOptions, LoopbackPlatform } from "./types.js";
 
 /** One loopback account: a bot on the platform named by the account id. */
 export interface LoopbackAccount {
@@ -28,10 +30,11 @@ export interface LoopbackPluginOptions {
   id?: string;
   /**
    * Overrides of the declared capabilities. Defaults: every chat type, edit, delete, threads and
-   * typing on, media and reactions off, `textLimit`/`editLimit` from the platform,
-   * `minEditIntervalMs` 250, and no send quota (`sendRate` Infinity). `edit: false`,
+   * typing on, media and reactions off, no native stream, `textLimit`/`editLimit` from the
+   * platform, `minEditIntervalMs` 250, and no send quota (`sendRate` Infinity). `edit: false`,
    * `delete: false` or `typing: false` also remove the matching outbound method, so core has to
-   * fall back as it would for a platform that cannot do it.
+   * fall back as it would for a platform that cannot do it; `media: true` adds `sendMedia`, and
+   * `nativeStream: "replace"` or `"append"` adds `openStream` with those semantics.
    */
   capabilities?: Partial<ChannelCapabilities>;
 }
@@ -55,26 +58,45 @@ export function createLoopbackPlugin(platform: LoopbackPlatform, options: Loopba
 
   const outboundOf = (botId: string): ChannelOutbound => {
     const bot = platform.bot(botId);
+    /** What every call passes on to the platform. */
+    const call = (o: SendOptions): LoopbackCallOptions => ({
+      priority: o.priority,
+      idempotencyKey: o.idempotencyKey,
+      signal: o.signal,
+      ...(o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {}),
+    });
+    const reply = (target: OutboundTarget) => (target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {});
     const outbound: ChannelOutbound = {
       sendText: (target, text, o) =>
-        bot.sendMessage(target.chat, text, {
-          priority: o.priority,
-          idempotencyKey: o.idempotencyKey,
-          signal: o.signal,
-          ...(o.silent ? { silent: true } : {}),
-          ...(target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {}),
-        }),
+        bot.sendMessage(target.chat, text, { ...call(o), ...(o.silent ? { silent: true } : {}), ...reply(target) }),
     };
     if (capabilities.edit) {
-      outbound.editText = (target, messageId, text, o) =>
-        bot.editMessage(target.chat.id, messageId, text, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
+      outbound.editText = (target, messageId, text, o) => bot.editMessage(target.chat.id, messageId, text, call(o));
     }
     if (capabilities.delete) {
-      outbound.deleteMessage = (target, messageId, o) =>
-        bot.deleteMessage(target.chat.id, messageId, { priority: o.priority, idempotencyKey: o.idempotencyKey, signal: o.signal });
+      outbound.deleteMessage = (target, messageId, o) => bot.deleteMessage(target.chat.id, messageId, call(o));
     }
     if (capabilities.typing) {
-      outbound.typing = (target, o) => bot.sendTyping(target.chat.id, { priority: o.priority, signal: o.signal });
+      outbound.typing = (target, o) => bot.sendTyping(target.chat.id, call(o));
+    }
+    if (capabilities.media) {
+      outbound.sendMedia = (target, media, o) => bot.sendMedia(target.chat, media, { ...call(o), ...reply(target) });
+    }
+    const mode = capabilities.nativeStream;
+    if (mode !== undefined) {
+      outbound.openStream = async (target, o) => {
+        const stream = await bot.openStream(target.chat, { ...call(o), mode, ...reply(target) });
+        // Stream calls after the open carry its inbound message (they answer the same one).
+        const later = o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {};
+        return {
+          update: (text) => stream.update(text, { priority: "preview", ...later }),
+          finish: async (text) => {
+            await stream.finish(text, { priority: "final", ...later });
+            return { messageId: stream.messageId };
+          },
+          abort: () => stream.abort(later),
+        };
+      };
     }
     return outbound;
   };

@@ -1,7 +1,27 @@
 import type { ChatKind, SendPriority } from "@openclaw/plugin-sdk";
 
-/** What a bot can do to a chat on the loopback platform. */
-export type LoopbackOp = "send" | "edit" | "delete" | "typing";
+/** What a bot can do to a chat on the loopback platform ("stream-*": the calls of a native stream). */
+export type LoopbackOp =
+  | "send"
+  | "edit"
+  | "delete"
+  | "typing"
+  | "media"
+  | "stream-open"
+  | "stream-update"
+  | "stream-finish"
+  | "stream-abort";
+
+/** A file a bot sent. */
+export interface LoopbackMedia {
+  kind: "image" | "document" | "audio" | "video";
+  /** A local path or URL, as the bot gave it. */
+  source: string;
+  fileName?: string;
+}
+
+/** A native stream's state: text still arriving, finished with the final, or ended without one. */
+export type LoopbackStreamState = "streaming" | "finished" | "aborted";
 
 /** One version of a message's text, with the time it appeared (ms since the epoch). */
 export interface LoopbackVersion {
@@ -33,6 +53,10 @@ export interface LoopbackMessage {
   /** The idempotency key the bot sent it with. */
   idempotencyKey?: string;
   sentAt: number;
+  /** The file of a media message (its caption is `text`). */
+  media?: LoopbackMedia;
+  /** A native stream's message: how updates apply and where the stream is. */
+  stream?: { mode: "replace" | "append"; state: LoopbackStreamState };
 }
 
 /** A bot message as the user sees it in `chatView`. */
@@ -46,6 +70,9 @@ export interface LoopbackViewMessage {
   history: string[];
   replyToMessageId?: string;
   threadId?: string;
+  media?: LoopbackMedia;
+  /** Set for a native stream's message. */
+  stream?: LoopbackStreamState;
 }
 
 /** A chat as its user sees it. */
@@ -74,10 +101,12 @@ export interface LoopbackCall {
   /** The priority the delivery layer gave the call. */
   priority?: SendPriority;
   idempotencyKey?: string;
+  /** The user message the call answers (`SendOptions.inReplyTo`). */
+  inReplyTo?: string;
   /** When the call reached the platform (after any injected latency), ms since the epoch. */
   at: number;
   ok: boolean;
-  /** Why the platform refused it: "rate_limited", "edit_refused", "too_long", "empty", "not_found" or "injected". */
+  /** Why the platform refused it: "rate_limited", "edit_refused", "too_long", "empty", "not_found", "reply_quota", "stream_closed" or "injected". */
   error?: string;
   /** `retry_after` of a rate-limit answer, in ms. */
   retryAfterMs?: number;
@@ -139,6 +168,22 @@ export interface LoopbackCallOptions {
   idempotencyKey?: string;
   silent?: boolean;
   signal?: AbortSignal;
+  /** The user message this call answers. */
+  inReplyTo?: string;
+}
+
+/**
+ * A native stream on the loopback platform. A `replace` stream's message shows the text of the
+ * last update; an `append` stream's message grows by each update's text. Calls after `finish` or
+ * `abort` are refused ("stream_closed"), and so is text past the platform's `textLimit`.
+ */
+export interface LoopbackStream {
+  readonly messageId: string;
+  update(text: string, options?: LoopbackCallOptions): Promise<void>;
+  /** Applies the last text (as an update does) and ends the stream. */
+  finish(text: string, options?: LoopbackCallOptions): Promise<void>;
+  /** Ends the stream without a final; the message keeps what it showed. */
+  abort(options?: LoopbackCallOptions): Promise<void>;
 }
 
 /** The platform API one bot (account) talks to. Refusals throw the SDK's send errors. */
@@ -157,6 +202,17 @@ export interface LoopbackBotApi {
   editMessage(chatId: string, messageId: string, text: string, options?: LoopbackCallOptions): Promise<void>;
   deleteMessage(chatId: string, messageId: string, options?: LoopbackCallOptions): Promise<void>;
   sendTyping(chatId: string, options?: LoopbackCallOptions): Promise<void>;
+  /** Sends a file with an optional caption (at most `textLimit` characters); the message's text is the caption. */
+  sendMedia(
+    chat: { id: string; kind: ChatKind; threadId?: string },
+    media: LoopbackMedia & { caption?: string },
+    options?: LoopbackCallOptions & { replyTo?: string },
+  ): Promise<{ messageId: string }>;
+  /** Opens a native stream: a message that stays out of chat views until its first text. */
+  openStream(
+    chat: { id: string; kind: ChatKind; threadId?: string },
+    options: LoopbackCallOptions & { mode: "replace" | "append"; replyTo?: string },
+  ): Promise<LoopbackStream>;
 }
 
 /** What changed on the platform (for `subscribe`). */
@@ -189,6 +245,13 @@ export interface LoopbackPlatformOptions {
   retainMessages?: number;
   /** Keep the log of calls in `calls` (default true; `subscribe` still sees every call). */
   recordCalls?: boolean;
+  /**
+   * At most `perInbound` calls answering one user message (`inReplyTo`) within `windowMs` of the
+   * first: sends, files, typing and stream opens count, edits and deletes do not; the next is
+   * refused "reply limit exceeded" (`PermanentSendError`, code "reply_quota"), as QQ Bot refuses
+   * a sixth passive reply. Default: no limit.
+   */
+  replyQuota?: { perInbound: number; windowMs: number };
 }
 
 /**

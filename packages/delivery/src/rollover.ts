@@ -1,0 +1,81 @@
+// Where a preview message that outgrew the edit limit stops, and where the next one starts.
+// The break is chosen by the shared block chunker (paragraph > newline > sentence > space, never
+// inside a code fence unless the fence alone is too long); this module maps the chunker's first
+// block back to offsets in the text so the next message continues exactly where it stopped.
+import { BlockChunker } from "@openclaw/plugin-sdk";
+import { isWhitespaceAt } from "./whitespace.js";
+
+const LF = 10;
+
+/** Internal: a split of `text` into a head that fits and the place the rest resumes. */
+export interface RolloverSplit {
+  /** The head is `text.slice(0, cut) + closeFence`. */
+  cut: number;
+  /** Added after the head when the cut is inside a code fence (`"\n```"` or `"```"`), else `""`. */
+  closeFence: string;
+  /** The next message shows `reopenFence + text.slice(resume)` (whitespace at the break is skipped). */
+  resume: number;
+  /** The fence opening line (with its newline) the next message starts with, else `""`. */
+  reopenFence: string;
+}
+
+const FENCE_TAIL = /\n?([`~]{3,})$/;
+
+/** The plain break: skip one whitespace character, then the newlines that follow (as the chunker does). */
+function resumeAfter(text: string, cut: number): number {
+  let at = cut;
+  if (isWhitespaceAt(text, at)) at++;
+  while (at < text.length && text.charCodeAt(at) === LF) at++;
+  return at;
+}
+
+/** Last resort: cut at the last whitespace in [minCut, limit], or hard at `limit`. */
+function hardSplit(text: string, limit: number, minCut: number): RolloverSplit {
+  let cut = limit;
+  for (let i = limit; i >= minCut && i > 0; i--) {
+    if (isWhitespaceAt(text, i)) {
+      cut = i;
+      break;
+    }
+  }
+  const code = text.charCodeAt(cut - 1);
+  if (cut === limit && code >= 0xd800 && code <= 0xdbff && cut - 1 >= minCut && cut > 1) cut--;
+  return { cut, closeFence: "", resume: resumeAfter(text, cut), reopenFence: "" };
+}
+
+/**
+ * Splits `text` (longer than `limit`) so the head fits in `limit` characters, ending at the best
+ * break in the second half of the window. The head keeps at least `minCut` characters: the part
+ * of this message the user has already seen (and a reopened fence line), so the next message
+ * never repeats it. Returns the offsets of the break.
+ */
+export function splitForRollover(text: string, limit: number, minCut = 0): RolloverSplit {
+  const floor = Math.max(1, Math.min(minCut, limit));
+  const window = text.slice(0, 2 * limit + 16);
+  const chunker = new BlockChunker({
+    minChars: Math.max(floor, Math.floor(limit / 2)),
+    maxChars: limit,
+    breakPreference: "paragraph",
+    fill: true,
+  });
+  const blocks = [...chunker.push(window), ...chunker.flush()];
+  const first = blocks[0];
+  if (first === undefined || first.length < floor) return hardSplit(text, limit, floor);
+  if (text.startsWith(first) && first.length < text.length) {
+    return { cut: first.length, closeFence: "", resume: resumeAfter(text, first.length), reopenFence: "" };
+  }
+  const fence = FENCE_TAIL.exec(first);
+  const second = blocks[1];
+  if (fence === null || second === undefined) return hardSplit(text, limit, floor);
+  const lineEnd = second.indexOf("\n");
+  if (lineEnd < 0) return hardSplit(text, limit, floor);
+  const reopenFence = second.slice(0, lineEnd + 1);
+  const continued = second.slice(lineEnd + 1, lineEnd + 65);
+  const body = first.slice(0, first.length - fence[1]!.length);
+  for (const cut of [body.length, body.length - 1]) {
+    if (cut < floor || !text.startsWith(body.slice(0, cut))) continue;
+    if (!text.startsWith(continued, cut)) continue;
+    return { cut, closeFence: first.slice(cut), resume: cut, reopenFence };
+  }
+  return hardSplit(text, limit, floor);
+}
