@@ -59,7 +59,13 @@ function buildDefinition(id: string, capabilities: ChannelCapabilities): Channel
     label: "Loopback",
     packageName: "@openclaw/testkit",
     capabilities,
-    delivery: { previewModes: ["partial", "block", "progress"], defaultMode: "partial", blockReplies: "explicit" },
+    // With a native stream declared, mode "partial" streams natively (as a CardKit-like channel does).
+    delivery: {
+      previewModes: ["partial", "block", "progress"],
+      defaultMode: "partial",
+      blockReplies: "explicit",
+      ...(capabilities.nativeStream ? { nativeStream: { mode: "partial", overBlocks: false } } : {}),
+    },
     schema: channelConfigSchema({
       description: `channels.${id}: the in-memory loopback channel of @openclaw/testkit (tests and benchmarks only).`,
       textChunkLimit: textLimit,
