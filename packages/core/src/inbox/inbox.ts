@@ -141,6 +141,7 @@ export class Inbox {
    * are handled in arrival order.
    */
   async replay(deps: InboxReplayDeps): Promise<void> {
+    // Grouped and gated before anything is awaited, so no new message slips in ahead of a replay.
     const bySession = new Map<string, { agentId: string; sessionKey: string; rows: InboxRow[] }>();
     for (const row of this.unanswered.splice(0)) {
       const account = deps.accounts.get(row.channel, row.accountId);
@@ -155,7 +156,6 @@ export class Inbox {
         account.log.warn(`message ${row.messageId} was not answered after ${row.attempts} attempts; giving up on it`);
         continue;
       }
-      if (await this.settledByLedger(row, account, deps)) continue;
       let route: { agentId: string; sessionKey: string };
       try {
         route = this.route(row.message);
@@ -168,6 +168,9 @@ export class Inbox {
       session.rows.push(row);
       bySession.set(key, session);
     }
+    const count = [...bySession.values()].reduce((n, s) => n + s.rows.length, 0);
+    if (count === 0) return;
+    this.options.log.info(`inbox: handling ${count} message(s) again that were not answered before the restart`);
     const replays: Promise<void>[] = [];
     for (const [key, session] of bySession) {
       let open!: () => void;
@@ -179,9 +182,6 @@ export class Inbox {
       });
       replays.push(deps.track(replay));
     }
-    const count = [...bySession.values()].reduce((n, s) => n + s.rows.length, 0);
-    if (count === 0) return;
-    this.options.log.info(`inbox: handling ${count} message(s) again that were not answered before the restart`);
     await Promise.all(replays);
     this.options.log.info(`inbox: done with the ${count} message(s) handled again`);
   }
@@ -192,7 +192,12 @@ export class Inbox {
     openGate: () => void,
   ): Promise<void> {
     try {
-      const plan = planSessionReplay(session.rows, recordedInbound(this.transcript(session.agentId, session.sessionKey)));
+      const rows: InboxRow[] = [];
+      for (const row of session.rows) {
+        const account = deps.accounts.get(row.channel, row.accountId);
+        if (account && !(await this.settledByLedger(row, account, deps))) rows.push(row);
+      }
+      const plan = planSessionReplay(rows, recordedInbound(this.transcript(session.agentId, session.sessionKey)));
       for (const [i, step] of plan.resume.entries()) {
         const turn = this.turn(step.row, this.store.beginAttempt(step.row.id), { text: step.text, inboundKeys: step.inboundKeys });
         const done = this.runWith(turn, deps);
@@ -221,13 +226,19 @@ export class Inbox {
     let set = this.running.get(key);
     if (!set) this.running.set(key, (set = new Set()));
     set.add(work);
-    void work.finally(() => set.delete(work));
+    void work.finally(() => {
+      set.delete(work);
+      if (set.size === 0 && this.running.get(key) === set) this.running.delete(key);
+    });
     return work;
   }
 
   private async quiet(sessionKey: string): Promise<void> {
-    const set = this.running.get(sessionKey.toLowerCase());
-    while (set && set.size > 0) await Promise.allSettled([...set]);
+    for (;;) {
+      const set = this.running.get(sessionKey.toLowerCase());
+      if (!set || set.size === 0) return;
+      await Promise.allSettled([...set]);
+    }
   }
 
   /**

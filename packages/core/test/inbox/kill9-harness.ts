@@ -41,13 +41,22 @@ export function tokensOfAnswer(text: string): string[] | undefined {
   return match[1]!.split("+");
 }
 
-/** Tokens in the user messages after the last assistant message of a model request. */
+interface RequestMessage {
+  role: string;
+  content: unknown;
+  tool_calls?: unknown[];
+}
+
+/** Tokens in the user messages since the model last answered (an assistant message without tool calls). */
 function unansweredTokens(request: RecordedRequest): string[] {
-  const messages = (request.body?.messages ?? []) as { role: string; content: unknown }[];
-  const lastAssistant = messages.map((m) => m.role).lastIndexOf("assistant");
-  const texts = messages.slice(lastAssistant + 1).filter((m) => m.role === "user");
+  const messages = (request.body?.messages ?? []) as RequestMessage[];
+  const answered = messages.findLastIndex((m) => m.role === "assistant" && !(m.tool_calls?.length ?? 0));
+  const texts = messages.slice(answered + 1).filter((m) => m.role === "user");
   return texts.flatMap((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)).match(TOKEN) ?? []);
 }
+
+/** True when the request ends with a tool result (the model called a tool and gets its answer). */
+const afterTool = (request: RecordedRequest) => ((request.body?.messages ?? []) as RequestMessage[]).at(-1)?.role === "tool";
 
 export interface User {
   id: number;
@@ -93,7 +102,7 @@ function cleanEnv(home: string): Record<string, string> {
 }
 
 /** Spawns `openclaw gateway --port 0`; resolves once its Telegram account is connected (signals are handled then). */
-function startLife(home: string): Promise<Life> {
+function startLife(home: string, timeoutMs: number): Promise<Life> {
   const proc = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], {
     env: cleanEnv(home),
     cwd: home,
@@ -102,18 +111,28 @@ function startLife(home: string): Promise<Life> {
   let stderr = "";
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`the gateway did not connect its Telegram account within ${timeoutMs} ms:\n${stderr}`));
+    }, timeoutMs);
     proc.stderr!.setEncoding("utf8").on("data", (d: string) => {
       const before = stderr;
       stderr += d;
-      if (!/\] connected as @/.test(before) && /\] connected as @/.test(stderr)) resolve({ proc, stderr: () => stderr, exited });
+      if (!/\] connected as @/.test(before) && /\] connected as @/.test(stderr)) {
+        clearTimeout(timer);
+        resolve({ proc, stderr: () => stderr, exited });
+      }
     });
-    void exited.then((code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the gateway exited (${code}) before it connected:\n${stderr}`));
+    });
   });
 }
 
 /**
  * Runs one scenario with `seed`: 3 users, 4 messages at first (one user writes twice in a row)
- * and one more after the restart. The gateway is SIGKILLed once (sometimes twice) at a random
+ * and one more after the restart, with live previews or (a third of the seeds) final-only replies. The gateway is SIGKILLed once (sometimes twice) at a random
  * event, from inside the fake that observes it, so the kill lands exactly there: a model request
  * arriving (before the model answered), or a Bot API send or edit arriving at Telegram or being
  * answered by it (while the preview streams, during the final). When every message is answered
@@ -121,6 +140,8 @@ function startLife(home: string): Promise<Life> {
  */
 export async function runKillScenario(seed: number, options: { timeoutMs?: number } = {}): Promise<ScenarioResult> {
   const random = seededRandom(seed);
+  // The model's pauses draw from their own stream, so the scenario's choices do not depend on timing.
+  const jitter = seededRandom(seed ^ 0x5bd1e995);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const home = mkdtempSync(path.join(tmpdir(), "openclaw-kill9-"));
   const stateDir = path.join(home, ".openclaw");
@@ -130,25 +151,36 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
   let tg: FakeTelegram | undefined;
   let life: Life | undefined;
   try {
+    const trace = (m: string) => process.env.OPENCLAW_KILL9_VERBOSE && console.error(`[kill9 ${seed}] ${m}`);
     const fakeTg = (tg = await startFakeTelegram());
     let modelCalls = 0;
+    let useTools = false;
     let onModelCall: () => void = () => undefined;
     llm = await startFakeOpenAI({
       chunkChars: 24,
       responder: (request) => {
         modelCalls += 1;
         onModelCall();
+        // With tools, each answer first checks the session: a message arriving meanwhile joins
+        // the run as steering after the tool, before the answer.
+        if (useTools && !afterTool(request))
+          return [{ delayMs: 100 + Math.floor(jitter() * 200) }, { toolCall: { name: "session_status" } }];
         const text = answerFor(unansweredTokens(request));
         const quarter = Math.ceil(text.length / 4);
         const steps = [];
         for (let i = 0; i < 4; i++) {
-          if (i > 0) steps.push({ delayMs: 150 + Math.floor(random() * 200) });
+          if (i > 0) steps.push({ delayMs: 150 + Math.floor(jitter() * 200) });
           steps.push({ text: text.slice(i * quarter, (i + 1) * quarter) });
         }
         return steps;
       },
     });
     const users: User[] = [1, 2, 3].map((i) => ({ id: 7000 + i, first_name: `User${i}` }));
+    // Mostly the default live preview (finished by editing); sometimes final-only replies (sent
+    // whole, through the delivery ledger).
+    const streamingMode = random() < 0.3 ? "off" : "partial";
+    useTools = random() < 0.4;
+    story.push(`streaming.mode ${streamingMode}${useTools ? ", a tool call before each answer" : ""}`);
     mkdirSync(stateDir, { recursive: true });
     writeFileSync(
       path.join(stateDir, "openclaw.json"),
@@ -157,7 +189,14 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
         models: { providers: { local: { baseUrl: llm.baseUrl, apiKey: "sk-local", models: [{ id: "llama" }] } } },
         session: { dmScope: "per-channel-peer" },
         plugins: { load: { paths: [TELEGRAM_PLUGIN_DIR] } },
-        channels: { telegram: { botToken: tg.token, apiRoot: tg.apiRoot, allowFrom: users.map((u) => String(u.id)) } },
+        channels: {
+          telegram: {
+            botToken: tg.token,
+            apiRoot: tg.apiRoot,
+            allowFrom: users.map((u) => String(u.id)),
+            streaming: { mode: streamingMode },
+          },
+        },
       }),
     );
 
@@ -209,8 +248,8 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
       });
     };
 
-    const trace = (m: string) => process.env.OPENCLAW_KILL9_VERBOSE && console.error(`[kill9 ${seed}] ${m}`);
-    life = await startLife(home);
+    trace("fakes up");
+    life = await startLife(home, timeoutMs);
     trace("life 1 connected");
     await tg.waitFor(() => fakeTg.isPolling, timeoutMs);
     trace("polling");
@@ -222,22 +261,28 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
     trace(story.at(-1)!);
     let kills = 1;
 
-    life = await startLife(home);
+    life = await startLife(home, timeoutMs);
     say(users[1]!);
     if (random() < 0.3) {
       await killAt(life, 1 + Math.floor(random() * 12), "life 2");
       kills += 1;
-      life = await startLife(home);
+      life = await startLife(home, timeoutMs);
     }
     trace("waiting for all answers");
     await tg.waitFor(allAnswered, timeoutMs);
     trace("all answered");
     // Let the replay finish what it started (settling the messages it handled) before stopping.
     if (/handling \d+ message\(s\) again/.test(life.stderr())) {
+      const current = life;
       await new Promise<void>((resolve, reject) => {
-        const check = () => (/inbox: done with the \d+ message\(s\) handled again/.test(life!.stderr()) ? resolve() : undefined);
-        life!.proc.stderr!.on("data", check);
-        void life!.exited.then(() => reject(new Error("the gateway exited during its replay")));
+        const timer = setTimeout(() => reject(new Error(`the replay did not finish within ${timeoutMs} ms`)), timeoutMs);
+        const check = () => {
+          if (!/inbox: done with the \d+ message\(s\) handled again/.test(current.stderr())) return;
+          clearTimeout(timer);
+          resolve();
+        };
+        current.proc.stderr!.on("data", check);
+        void current.exited.then(() => reject(new Error("the gateway exited during its replay")));
         check();
       });
     }
