@@ -18,8 +18,6 @@ export interface TelegramPluginOptions {
   pollRetryBaseMs?: number;
   /** Longest delay between failed polls (default 30000 ms). */
   pollRetryMaxMs?: number;
-  /** Updates handed to core and not yet recorded before polling pauses (default 1000). */
-  maxInFlight?: number;
   /** Largest webhook body accepted, in bytes (default 1 MiB; larger bodies get 413). */
   webhookMaxBodyBytes?: number;
   /** Longest wait on stop for handed-out updates to be recorded (default 5000 ms). */
@@ -35,7 +33,6 @@ function tuningOf(options: TelegramPluginOptions): StartTuning {
     stallMs: options.pollStallMs ?? timeoutSeconds * 1000 + 30_000,
     retryBaseMs: options.pollRetryBaseMs ?? DEFAULT_POLLING_TUNING.retryBaseMs,
     retryMaxMs: options.pollRetryMaxMs ?? DEFAULT_POLLING_TUNING.retryMaxMs,
-    maxInFlight: options.maxInFlight ?? DEFAULT_POLLING_TUNING.maxInFlight,
   };
   return {
     polling,

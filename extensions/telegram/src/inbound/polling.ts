@@ -27,8 +27,6 @@ export interface PollingTuning {
   retryBaseMs: number;
   /** Longest delay between failed polls (default 30000 ms). */
   retryMaxMs: number;
-  /** Updates handed out and not yet finished before polling pauses (default 1000). */
-  maxInFlight: number;
 }
 
 export const DEFAULT_POLLING_TUNING: PollingTuning = {
@@ -36,7 +34,6 @@ export const DEFAULT_POLLING_TUNING: PollingTuning = {
   stallMs: 60_000,
   retryBaseMs: 1000,
   retryMaxMs: 30_000,
-  maxInFlight: 1000,
 };
 
 /** Thrown when Telegram answers getUpdates with 409: something else receives this bot's updates. */
@@ -83,8 +80,10 @@ function isTokenRejected(error: unknown): error is GrammyError {
 
 /**
  * Runs long polling until `signal` fires (resolves) or Telegram reports a conflict or a rejected
- * token (rejects). Updates are dispatched without waiting (their lanes order them); the watermark
- * of handled updates is persisted under {@link OFFSET_CURSOR_KEY}.
+ * token (rejects). Each batch is handed to core (the lanes keep per-chat order) and the next poll
+ * waits until core has recorded it, so its offset confirms to Telegram only what is on disk; an
+ * update core refused stays unconfirmed and is fetched again (after a pause). The watermark of
+ * handled updates is persisted under {@link OFFSET_CURSOR_KEY}.
  */
 export async function runPolling(deps: PollingDeps): Promise<void> {
   const { api, signal, log, tuning } = deps;
@@ -100,18 +99,16 @@ export async function runPolling(deps: PollingDeps): Promise<void> {
   const watermark = new UpdateWatermark(Number.isSafeInteger(saved) && saved > 0 ? saved : 0, (next) =>
     deps.cursor.set(OFFSET_CURSOR_KEY, String(next)),
   );
-  let offset = watermark.next;
+  // Ids at or above the watermark that core already took (getUpdates from the watermark returns
+  // them again while an older one is still unconfirmed).
+  const taken = new Set<number>();
   let failures = 0;
-  let inFlight = 0;
-  let wakeSlot: (() => void) | undefined;
+  let refusals = 0;
 
   while (!signal.aborted) {
-    while (inFlight >= tuning.maxInFlight && !signal.aborted) {
-      await new Promise<void>((resolve) => {
-        wakeSlot = resolve;
-        signal.addEventListener("abort", () => resolve(), { once: true });
-      });
-    }
+    // The offset confirms every update below it to Telegram: only what core has recorded.
+    const offset = watermark.next;
+    for (const id of taken) if (id < offset) taken.delete(id);
     const call = new AbortController();
     let stalled = false;
     const watchdog = setTimeout(() => {
@@ -152,27 +149,33 @@ export async function runPolling(deps: PollingDeps): Promise<void> {
       failures = 0;
       deps.status({ state: "connected" });
     }
+    // Each batch is handed to core (per-chat order kept by the lanes) and recorded before the next
+    // poll confirms it. An update core did not take stays unconfirmed and comes back.
+    const batch: Promise<boolean>[] = [];
     for (const update of updates) {
-      if (update.update_id < offset) continue;
-      offset = update.update_id + 1;
-      watermark.begin(update.update_id);
-      inFlight += 1;
-      // An update core did not take stays below the persisted watermark, so a restart fetches it again.
-      void deps.dispatch(update).then(
-        () => {
-          inFlight -= 1;
-          watermark.finish(update.update_id);
-          wakeSlot?.();
-          wakeSlot = undefined;
-        },
-        (error: unknown) => {
-          inFlight -= 1;
-          log.warn(`update ${update.update_id} was not taken (${String(error)}); it is fetched again after a restart`);
-          wakeSlot?.();
-          wakeSlot = undefined;
-        },
+      const id = update.update_id;
+      if (id < offset || taken.has(id)) continue;
+      taken.add(id);
+      watermark.begin(id);
+      batch.push(
+        deps.dispatch(update).then(
+          () => {
+            watermark.finish(id);
+            return true;
+          },
+          (error: unknown) => {
+            taken.delete(id);
+            log.warn(`update ${id} was not taken (${String(error)}); it is fetched again`);
+            return false;
+          },
+        ),
       );
     }
+    const outcomes = await Promise.all(batch);
+    if (outcomes.includes(false)) {
+      refusals += 1;
+      await pause(Math.min(tuning.retryMaxMs, tuning.retryBaseMs * 2 ** Math.min(refusals - 1, 16)), signal);
+    } else refusals = 0;
   }
 }
 

@@ -1,6 +1,6 @@
 // Public surface of the agent concern: the loop, the runtime that runs turns, the prompt.
 export { AgentRuntime, type AgentRuntimeOptions, type TurnRequest, type TurnResult } from "./runtime.js";
-export { runAgentLoop, type LoopOptions, type LoopRecord, type LoopResult } from "./loop.js";
+export { runAgentLoop, type LoopOptions, type LoopRecord, type LoopResult, type SteeringText } from "./loop.js";
 export { buildSystemPrompt, SILENT_REPLY_TOKEN, type PromptMode, type SystemPromptInput } from "./system-prompt.js";
-export { historyFromEvents } from "./transcript.js";
+export { historyFromEvents, recordedInbound, recordedTurnState, type RecordedInbound, type RecordedTurnState } from "./transcript.js";
 export type { AgentEvent, RunStatus, Usage } from "./events.js";

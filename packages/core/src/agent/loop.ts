@@ -13,7 +13,11 @@ import type { AgentEvent, Usage } from "./events.js";
 export type LoopRecord =
   | { kind: "assistant"; text: string; toolCalls: ToolCall[]; provider: string; model: string; stopReason: string; usage?: Usage }
   | { kind: "tool_result"; call: ToolCall; content: string; isError: boolean }
-  | { kind: "user"; text: string };
+  /** Steering that joined the run; `inboundKeys` name the channel messages it came from. */
+  | { kind: "user"; text: string; inboundKeys?: readonly string[] };
+
+/** A message that arrived mid-run: its text, or its text with the inbox keys of its channel messages. */
+export type SteeringText = string | { text: string; inboundKeys?: readonly string[] };
 
 export interface LoopOptions {
   candidates: readonly ModelCandidate[];
@@ -27,7 +31,7 @@ export interface LoopOptions {
   /** Most model calls in one run (default 64); protects against a model that never stops calling tools. */
   maxModelCalls?: number;
   /** Messages that arrived mid-run; polled after every tool batch, before the next model call. */
-  drainSteering?(): string[];
+  drainSteering?(): readonly SteeringText[];
   /** Appends to the transcript; must be durable when it returns. */
   record(entry: LoopRecord): void;
   emit(event: AgentEvent): void;
@@ -134,10 +138,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         messages.push({ role: "tool", toolCallId: r.tc.id, name: r.tc.name, content: r.content, isError: r.isError });
     });
 
-    for (const steer of options.drainSteering?.() ?? []) {
-      options.record({ kind: "user", text: steer });
-      messages.push({ role: "user", content: steer });
-      options.emit({ type: "steer", text: steer });
+    for (const item of options.drainSteering?.() ?? []) {
+      const steer = typeof item === "string" ? { text: item } : item;
+      options.record({ kind: "user", text: steer.text, ...(steer.inboundKeys?.length ? { inboundKeys: steer.inboundKeys } : {}) });
+      messages.push({ role: "user", content: steer.text });
+      options.emit({ type: "steer", text: steer.text });
     }
   }
   throw new ProviderError({

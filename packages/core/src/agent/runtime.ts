@@ -26,7 +26,8 @@ import type { AgentTool } from "../tool-contract/index.js";
 import type { ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
-import { runAgentLoop, type LoopRecord } from "./loop.js";
+import { runAgentLoop, type LoopRecord, type SteeringText } from "./loop.js";
+import { replayRecordedTurn } from "./resume.js";
 import { createSessionTools } from "./session-tools.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
@@ -62,7 +63,14 @@ export interface TurnRequest {
   signal?: AbortSignal;
   onEvent?: (event: AgentEvent) => void;
   /** Messages that arrive mid-run; drained after each tool batch, before the next model call. */
-  drainSteering?: () => string[];
+  drainSteering?: () => readonly SteeringText[];
+  /**
+   * Inbox keys of the channel messages `message` stands for. They are recorded with the user
+   * entry; when an entry with the same keys is already in the session (the turn is run again
+   * after a crash), nothing is recorded again: a turn that had answered replays its answer
+   * without calling the model, one cut short continues from the history.
+   */
+  inboundKeys?: readonly string[];
   /** Default "full"; sub-agent sessions use "minimal". */
   promptMode?: PromptMode;
   origin?: SessionOrigin;
@@ -178,7 +186,17 @@ export class AgentRuntime {
     }
 
     const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
-    record([userMessageEvent(message, nowMs)]);
+    const keys = request.inboundKeys ?? [];
+    const opening = record([
+      {
+        ...userMessageEvent(message, nowMs, { keys }),
+        ...(keys.length > 0 ? { idempotencyKey: `inbound:${session.sessionId}:${keys.join(",")}` } : {}),
+      },
+    ])[0]!;
+    if (opening.duplicate) {
+      const replayed = replayRecordedTurn(store.readEvents(session.sessionId, { afterSeq: opening.seq }), opening.seq, emit);
+      if (replayed) return finish("ok", replayed.text, { silent: replayed.silent });
+    }
 
     const candidates = resolveModelSelection(this.config, agentId);
     if (candidates.length === 0) {
@@ -319,7 +337,7 @@ export class AgentRuntime {
       case "tool_result":
         return toolResultEvent(entry.call, { content: entry.content, isError: entry.isError }, now);
       case "user":
-        return userMessageEvent(entry.text, now);
+        return userMessageEvent(entry.text, now, { keys: entry.inboundKeys ?? [], steered: true });
     }
   }
 

@@ -9,8 +9,88 @@ import type { StoredEvent, TranscriptEventInput } from "../sessions/index.js";
 
 type Block = { type: "text"; text: string } | { type: "toolCall"; id: string; name: string; arguments: unknown };
 
-export function userMessageEvent(text: string, now: number): TranscriptEventInput {
-  return { type: "message", message: { role: "user", content: text, timestamp: now } };
+/**
+ * The channel messages a user entry stands for: the `inbound` field of the entry (our addition to
+ * the pi format). `keys` are inbox keys (`<channel>:<account>:<chat>:<message id>`); `steered`
+ * marks text that joined a run already going (the opening text of a turn has no flag).
+ */
+export interface InboundTag {
+  keys: readonly string[];
+  steered?: boolean;
+}
+
+export function userMessageEvent(text: string, now: number, inbound?: InboundTag): TranscriptEventInput {
+  return {
+    type: "message",
+    message: { role: "user", content: text, timestamp: now },
+    // Steering is tagged even without keys, so a turn can be read back from the transcript.
+    ...(inbound && (inbound.keys.length > 0 || inbound.steered)
+      ? { inbound: { keys: [...inbound.keys], ...(inbound.steered ? { steered: true } : {}) } }
+      : {}),
+  };
+}
+
+/** A user entry that carries inbox keys: where it is, its text, and the tag. */
+export interface RecordedInbound {
+  seq: number;
+  text: string;
+  keys: string[];
+  steered: boolean;
+}
+
+function inboundTagOf(event: Record<string, unknown>): { keys: string[]; steered: boolean } | undefined {
+  const tag = event.inbound as { keys?: unknown; steered?: unknown } | undefined;
+  if (!tag || !Array.isArray(tag.keys)) return undefined;
+  return { keys: tag.keys.filter((k): k is string => typeof k === "string"), steered: tag.steered === true };
+}
+
+/**
+ * Which inbox keys a transcript already holds: for each key, the first user entry that carries it.
+ * A channel message found here reached the agent (its text is in the history) before a crash.
+ */
+export function recordedInbound(events: readonly StoredEvent[]): Map<string, RecordedInbound> {
+  const out = new Map<string, RecordedInbound>();
+  for (const { seq, event } of events) {
+    if (event.type !== "message") continue;
+    const message = (event as { message?: Record<string, unknown> }).message;
+    if (message?.role !== "user") continue;
+    const tag = inboundTagOf(event);
+    if (!tag) continue;
+    const entry = { seq, text: textOf(message.content), keys: tag.keys, steered: tag.steered };
+    for (const key of tag.keys) if (!out.has(key)) out.set(key, entry);
+  }
+  return out;
+}
+
+/** How far a turn whose opening entry is at `seq` got before the process stopped. */
+export type RecordedTurnState =
+  /** It answered: the first assistant message after the opening that calls no tool. */
+  | { kind: "answered"; text: string }
+  /** A later turn opened before this one answered (it was aborted or failed): nothing to add. */
+  | { kind: "superseded" }
+  /** It stopped mid-way (a crash before the answer): the history ends with this turn. */
+  | { kind: "unfinished" };
+
+/**
+ * Reads a turn back from the transcript, from its opening user entry at `seq`: what it answered,
+ * or whether it was cut short. Steering entries (tagged `steered`) belong to the turn; any other
+ * user entry opens the next turn.
+ */
+export function recordedTurnState(events: readonly StoredEvent[], seq: number): RecordedTurnState {
+  for (const { seq: at, event } of events) {
+    if (at <= seq || event.type !== "message") continue;
+    const message = (event as { message?: Record<string, unknown> }).message;
+    if (!message) continue;
+    if (message.role === "user") {
+      if (inboundTagOf(event)?.steered) continue;
+      return { kind: "superseded" };
+    }
+    if (message.role !== "assistant") continue;
+    const blocks = Array.isArray(message.content) ? (message.content as Block[]) : [];
+    if (blocks.some((b) => !!b && b.type === "toolCall")) continue;
+    return { kind: "answered", text: textOf(message.content) };
+  }
+  return { kind: "unfinished" };
 }
 
 export function assistantMessageEvent(

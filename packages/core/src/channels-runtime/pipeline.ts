@@ -4,6 +4,7 @@ import { chunkText, type InboundMessage, type OutboundTarget } from "@openclaw/p
 import { type AccessAccount, createPairingStore, decideAccess, idsOf, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
+import { Inbox, type InboxTurn, type InboxVerdict } from "../inbox/index.js";
 import { createMessageTool, resolveRoute } from "../routing/index.js";
 import { resolveBlockStreamingSettings } from "../streaming/index.js";
 import { SqliteDeliveryLedger } from "./ledger.js";
@@ -116,10 +117,20 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   const sendPlain = (account: AccountHandle, target: OutboundTarget, text: string, key: string, inReplyTo?: string): Promise<string[]> =>
     sendChunks(account, target, chunkText(text, { maxChars: textLimitOf(account) }), key, inReplyTo);
 
+  // Inbound messages are recorded before `receive` resolves and replayed at start until answered.
+  const inbox = new Inbox({
+    db: deps.stateDb,
+    log: deps.log,
+    runtime: deps.runtime,
+    config: deps.config,
+    stopping: () => !accepting || deps.stopping?.() === true,
+  });
+
   // Finals a crash or shutdown interrupted: taken now, before this process starts deliveries of
-  // its own (which are in the ledger as pending while they run and must not be sent twice).
+  // its own (which are in the ledger as pending while they run and must not be sent twice). Those
+  // of unanswered inbox messages are finished by the inbox replay instead.
   ledger.prune();
-  const interrupted = ledger.pending();
+  const interrupted = inbox.claimInterrupted(ledger.pending());
 
   /** Finishes the interrupted finals, with the parts recorded, once their account is running. */
   const resumePending = (entries: typeof interrupted, attempt = 0): void => {
@@ -140,7 +151,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   };
   if (interrupted.length > 0) setTimeout(() => resumePending(interrupted), 500).unref?.();
 
-  async function handle(message: InboundMessage, account: AccountHandle): Promise<void> {
+  async function handle(message: InboundMessage, account: AccountHandle, turn: InboxTurn): Promise<InboxVerdict | undefined> {
     const accessAccount: AccessAccount = {
       channel: account.channel,
       accountId: account.accountId,
@@ -150,7 +161,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const decision = decideAccess(message, accessAccount, pairing);
     if (decision.action === "drop") {
       account.log.info(`ignored message ${message.messageId} from ${message.sender.id}: ${decision.reason}`);
-      return;
+      return turn.dropped(decision.reason);
     }
     const target: OutboundTarget = { chat: message.chat, replyToMessageId: message.messageId };
     if (decision.action === "pair") {
@@ -188,10 +199,10 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const textLimit = textLimitOf(account);
     const chunkMode = (streaming as { chunkMode?: "length" | "newline" } | undefined)?.chunkMode ?? "length";
     const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
-    const replyKey = `reply:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`;
+    const replyKey = turn.replyKey;
     const reply = replySignal(account);
     const delivery = createDeliveryStrategy(plan, {
-      outbound: account.outbound,
+      outbound: turn.outbound(account.outbound),
       budget: budgetOf(account),
       ledger,
       target,
@@ -235,8 +246,9 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         agentId: route.agentId,
         sessionKey: route.sessionKey,
         channel: account.channel,
-        text: mediaText(message),
-        onEvent: (event) => delivery.onEvent(event),
+        text: turn.text ?? mediaText(message),
+        onEvent: turn.observe((event) => delivery.onEvent(event)),
+        inboundKeys: turn.inboundKeys,
         origin: {
           channel: account.channel,
           chatType: message.chat.kind,
@@ -249,9 +261,9 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       }
       if (outcome.kind === "dropped") {
         account.log.warn(`message ${message.messageId} dropped: ${outcome.message}`);
-        return;
+        return turn.verdict(outcome);
       }
-      if ("result" in outcome && outcome.kind !== "ran") await outcome.result;
+      return turn.verdict(outcome, "result" in outcome && outcome.kind !== "ran" ? await outcome.result : undefined);
     } finally {
       // This message's own reply may get no events at all (steered, merged, cancelled, a command).
       await delivery.finish();
@@ -262,12 +274,25 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   return {
     async handleInbound(message, account) {
       if (!accepting) throw new Error("the gateway is shutting down");
+      // Committed to the inbox before this resolves; a message already there is not handled again.
+      const turn = inbox.receive(message);
+      if (!turn) return void account.log.info(`message ${message.messageId} is already in the inbox; not handled again`);
       // The turn runs in the background: the plugin's next message (which may steer this run)
       // must not wait for the reply.
+      track(inbox.run(turn, account, (t) => handle(message, account, t)));
+    },
+    start() {
+      // Messages a crash or shutdown left unanswered, now that the accounts run.
       track(
-        handle(message, account).catch((err: unknown) =>
-          account.log.error(`handling message ${message.messageId} failed: ${(err as Error).message}`),
-        ),
+        inbox
+          .replay({
+            accounts: deps.accounts,
+            ledger,
+            handle: (t, account) => handle(t.message, account, t),
+            finishFinal: (account, entry) => sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key),
+            track,
+          })
+          .catch((err: unknown) => deps.log.error(`inbox: the replay failed: ${(err as Error).message}`)),
       );
     },
     extraTools(ctx) {

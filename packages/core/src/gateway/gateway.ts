@@ -122,6 +122,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       plugins: pluginMap,
       accounts,
       log,
+      stopping: () => !accepting,
     });
 
     let actualPort = port;
@@ -166,6 +167,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     log.info(`listening on ws://${host}:${actualPort} (bind ${bind}, auth ${auth.mode}; health: http://${host}:${actualPort}/health)`);
 
     accounts.startAll();
+    pipeline.start?.();
 
     const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     let stopping: Promise<void> | undefined;

@@ -71,6 +71,8 @@ export interface PipelineDeps {
   plugins: ReadonlyMap<string, ChannelPlugin<unknown>>;
   accounts: AccountDirectory;
   log: GatewayLogger;
+  /** True once the gateway stops taking work (a run cut off then is handled again at the next start). */
+  stopping?: () => boolean;
 }
 
 /**
@@ -83,6 +85,8 @@ export interface InboundPipeline {
    * (the plugin may then acknowledge the platform); never rejects for a message it refuses.
    */
   handleInbound(message: InboundMessage, account: AccountHandle): Promise<void>;
+  /** Called once, right after every account was started: handles what a crash or shutdown left unanswered. */
+  start?(): void;
   /** Extra agent tools per session (the shared `message` tool). */
   extraTools?(ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }): AgentTool[];
   /** Waits for deliveries still in flight, at most `timeoutMs`. Called after the queue drained. */

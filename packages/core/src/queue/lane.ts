@@ -1,5 +1,5 @@
 // The per-session lane: what waits, what runs, and the steering buffer of the run.
-import type { TurnResult } from "../agent/index.js";
+import type { SteeringText, TurnResult } from "../agent/index.js";
 import { leftoverSteeringText } from "./text.js";
 import type { CancelReason, QueueMessage } from "./types.js";
 
@@ -106,12 +106,20 @@ export function trailingCollect(queue: readonly Entry[]): number {
   return count;
 }
 
-/** Hands the run everything in its steering buffer, FIFO, at once; nothing once the run is aborted. */
-export function drainSteering(active: ActiveRun): string[] {
+/**
+ * Hands the run everything in its steering buffer, FIFO, at once; nothing once the run is aborted.
+ * A message with inbox keys comes with them (`{ text, inboundKeys }`), any other as its text.
+ */
+export function drainSteering(active: ActiveRun): SteeringText[] {
   if (active.controller.signal.aborted) return [];
   const items = active.steering.splice(0);
   active.injected.push(...items);
-  return items.map((i) => i.message.text);
+  return items.map((i) => (i.message.inboundKeys?.length ? { text: i.message.text, inboundKeys: i.message.inboundKeys } : i.message.text));
+}
+
+/** The inbox keys of the messages a turn's opening text stands for, in order. */
+export function inboundKeysOf(messages: readonly QueueMessage[]): string[] {
+  return messages.flatMap((m) => m.inboundKeys ?? []);
 }
 
 /**
@@ -130,10 +138,11 @@ export function leftoverEntry(active: ActiveRun, cancelReason: CancelReason | un
   if (leftovers.length === 0) return undefined;
   const newest = leftovers[leftovers.length - 1]!.message;
   const onEvent = [...leftovers].reverse().find((i) => i.message.onEvent)?.message.onEvent;
+  const inboundKeys = inboundKeysOf(leftovers.map((i) => i.message));
   return {
     id,
     seq: leftovers[0]!.seq,
-    message: { ...newest, ...(onEvent ? { onEvent } : {}) },
+    message: { ...newest, ...(onEvent ? { onEvent } : {}), ...(inboundKeys.length ? { inboundKeys } : {}) },
     text: leftoverSteeringText(leftovers.map((i) => i.message.text)),
     kind: "turn",
     immediate: true,

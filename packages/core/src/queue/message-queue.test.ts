@@ -274,3 +274,41 @@ describe("failures and shutdown", () => {
     expect(calls.length).toBe(1);
   });
 });
+
+describe("inbox keys", () => {
+  it("a turn carries the keys of every message its text stands for, early steering included", async () => {
+    const { q, calls } = make(undefined);
+    void q.submit({ sessionKey: S, text: "go", inboundKeys: ["k1"] });
+    void q.submit({ sessionKey: S, text: "x", inboundKeys: ["k2"] });
+    await settle();
+    expect(calls[0]!.request.message).toBe("go\n\nx");
+    expect(calls[0]!.request.inboundKeys).toEqual(["k1", "k2"]);
+    calls[0]!.finish();
+    await q.idle();
+  });
+
+  it("drained steering comes with its keys; a message without keys stays plain text", async () => {
+    const { q, calls } = make(undefined);
+    void q.submit({ sessionKey: S, text: "go", inboundKeys: ["k1"] });
+    await settle();
+    void q.submit({ sessionKey: S, text: "x", inboundKeys: ["k2"] });
+    void q.submit({ sessionKey: S, text: "y" });
+    expect(calls[0]!.request.drainSteering!()).toEqual([{ text: "x", inboundKeys: ["k2"] }, "y"]);
+    calls[0]!.finish();
+    await q.idle();
+  });
+
+  it("steering the run never took runs as one turn with the keys of all its messages", async () => {
+    const { q, calls } = make(undefined);
+    void q.submit({ sessionKey: S, text: "go", inboundKeys: ["k1"] });
+    await settle();
+    void q.submit({ sessionKey: S, text: "x", inboundKeys: ["k2"] });
+    void q.submit({ sessionKey: S, text: "y", inboundKeys: ["k3"] });
+    calls[0]!.finish();
+    await settle();
+    expect(calls[1]!.request.message).toBe("x\n\ny");
+    expect(calls[1]!.request.inboundKeys).toEqual(["k2", "k3"]);
+    calls[1]!.finish();
+    await q.idle();
+  });
+});

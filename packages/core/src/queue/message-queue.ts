@@ -4,6 +4,7 @@ import { applyQueueCommand, parseQueueCommand } from "./command.js";
 import {
   deferred,
   drainSteering,
+  inboundKeysOf,
   insertBySeq,
   leftoverEntry,
   takeBatch,
@@ -334,6 +335,7 @@ export class MessageQueue {
       const early = active.steering.splice(0);
       active.injected.push(...early);
       const message = [text, ...early.map((s) => s.message.text)].join("\n\n");
+      const inboundKeys = inboundKeysOf([...batch.map((e) => e.message), ...early.map((s) => s.message)]);
       const request: TurnRequest = {
         sessionKey: newest.sessionKey,
         message,
@@ -346,6 +348,7 @@ export class MessageQueue {
         ...(newest.agentId ? { agentId: newest.agentId } : {}),
         ...(newest.origin ? { origin: newest.origin } : {}),
         ...(newest.touch !== undefined ? { touch: newest.touch } : {}),
+        ...(inboundKeys.length ? { inboundKeys } : {}),
       };
       try {
         outcome = { result: await this.options.run(request) };

@@ -105,6 +105,12 @@ export interface QueueMessage {
    */
   onEvent?: (event: AgentEvent) => void;
   origin?: TurnRequest["origin"];
+  /**
+   * Inbox keys of the channel message(s) this message stands for. They travel with its text into
+   * whichever turn takes it (its own, a merged one, or as steering) and are recorded with it in
+   * the transcript, so a replay after a crash can tell what the agent already has.
+   */
+  inboundKeys?: readonly string[];
   /** False for system, heartbeat and cron messages. Default true. */
   touch?: boolean;
 }

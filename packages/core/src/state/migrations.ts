@@ -114,4 +114,42 @@ export const STATE_MIGRATIONS: readonly StateMigration[] = [
       `);
     },
   },
+  {
+    version: 5,
+    name: "inbox",
+    up(db) {
+      // Owned by inbox/store.ts. One row per inbound channel message, committed before
+      // `receive` resolves; `id` is the arrival order. `state`: pending -> answered | dropped.
+      // `started_at`: the message's own reply began (its handler got the run's first event).
+      // inbox_reply_messages: the messages each reply attempt put in the chat (id and text shown),
+      // so a reply replayed after a crash continues in them instead of sending its text again.
+      db.exec(`
+        CREATE TABLE inbox (
+          id           INTEGER PRIMARY KEY,
+          channel      TEXT NOT NULL,
+          account_id   TEXT NOT NULL,
+          chat_id      TEXT NOT NULL,
+          message_id   TEXT NOT NULL,
+          message_json TEXT NOT NULL,
+          received_at  INTEGER NOT NULL,
+          state        TEXT NOT NULL DEFAULT 'pending',
+          reason       TEXT,
+          attempts     INTEGER NOT NULL DEFAULT 1,
+          started_at   INTEGER,
+          settled_at   INTEGER,
+          UNIQUE (channel, account_id, chat_id, message_id)
+        ) STRICT;
+        CREATE INDEX inbox_pending ON inbox (channel, account_id, id) WHERE state = 'pending';
+        CREATE TABLE inbox_reply_messages (
+          inbox_id   INTEGER NOT NULL REFERENCES inbox(id) ON DELETE CASCADE,
+          seq        INTEGER NOT NULL,
+          message_id TEXT NOT NULL,
+          text       TEXT NOT NULL,
+          deleted    INTEGER NOT NULL DEFAULT 0,
+          updated_at INTEGER NOT NULL,
+          PRIMARY KEY (inbox_id, seq)
+        ) STRICT;
+      `);
+    },
+  },
 ];

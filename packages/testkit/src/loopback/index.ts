@@ -1,7 +1,7 @@
 /** The loopback channel: an in-memory chat platform and a channel plugin on it (tests and benchmarks). */
 export { createLoopbackPlatform } from "./platform.js";
-export { createLoopbackPlugin, type LoopbackAccount, type LoopbackPluginOptions } from "./plugin.js";
-export { loopbackChannelConfig, LOOPBACK_PREVIEW_MODES } from "./config.js";
+export { createLoopbackOutbound, createLoopbackPlugin, type LoopbackAccount, type LoopbackPluginOptions } from "./plugin.js";
+export { LOOPBACK_CAPABILITIES, loopbackChannelConfig, LOOPBACK_PREVIEW_MODES } from "./config.js";
 export { parseUpdate, type ParsedUpdate } from "./inbound.js";
 export type {
   LoopbackBotApi,

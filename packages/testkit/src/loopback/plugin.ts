@@ -56,51 +56,6 @@ export function createLoopbackPlugin(platform: LoopbackPlatform, options: Loopba
   };
   const config = loopbackChannelConfig(id, capabilities);
 
-  const outboundOf = (botId: string): ChannelOutbound => {
-    const bot = platform.bot(botId);
-    /** What every call passes on to the platform. */
-    const call = (o: SendOptions): LoopbackCallOptions => ({
-      priority: o.priority,
-      idempotencyKey: o.idempotencyKey,
-      signal: o.signal,
-      ...(o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {}),
-    });
-    const reply = (target: OutboundTarget) => (target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {});
-    const outbound: ChannelOutbound = {
-      sendText: (target, text, o) =>
-        bot.sendMessage(target.chat, text, { ...call(o), ...(o.silent ? { silent: true } : {}), ...reply(target) }),
-    };
-    if (capabilities.edit) {
-      outbound.editText = (target, messageId, text, o) => bot.editMessage(target.chat.id, messageId, text, call(o));
-    }
-    if (capabilities.delete) {
-      outbound.deleteMessage = (target, messageId, o) => bot.deleteMessage(target.chat.id, messageId, call(o));
-    }
-    if (capabilities.typing) {
-      outbound.typing = (target, o) => bot.sendTyping(target.chat.id, call(o));
-    }
-    if (capabilities.media) {
-      outbound.sendMedia = (target, media, o) => bot.sendMedia(target.chat, media, { ...call(o), ...reply(target) });
-    }
-    const mode = capabilities.nativeStream;
-    if (mode !== undefined) {
-      outbound.openStream = async (target, o) => {
-        const stream = await bot.openStream(target.chat, { ...call(o), mode, ...reply(target) });
-        // Stream calls after the open carry its inbound message (they answer the same one).
-        const later = o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {};
-        return {
-          update: (text) => stream.update(text, { priority: "preview", ...later }),
-          finish: async (text) => {
-            await stream.finish(text, { priority: "final", ...later });
-            return { messageId: stream.messageId };
-          },
-          abort: () => stream.abort(later),
-        };
-      };
-    }
-    return outbound;
-  };
-
   return defineChannelPlugin({
     specificationVersion: SPECIFICATION_VERSION,
     id,
@@ -135,7 +90,56 @@ export function createLoopbackPlugin(platform: LoopbackPlatform, options: Loopba
         if (ctx.signal.aborted) close();
         else ctx.signal.addEventListener("abort", close, { once: true });
       });
-      return { ...outboundOf(ctx.account.botId), closed };
+      return { ...createLoopbackOutbound(platform, ctx.account.botId, capabilities), closed };
     },
   });
+}
+
+/**
+ * The sending side of a loopback bot with the given capabilities (what a loopback session sends
+ * with): `edit`, `delete`, `typing`, `media` and `nativeStream` add the matching methods.
+ */
+export function createLoopbackOutbound(platform: LoopbackPlatform, botId: string, capabilities: ChannelCapabilities): ChannelOutbound {
+  const bot = platform.bot(botId);
+  /** What every call passes on to the platform. */
+  const call = (o: SendOptions): LoopbackCallOptions => ({
+    priority: o.priority,
+    idempotencyKey: o.idempotencyKey,
+    signal: o.signal,
+    ...(o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {}),
+  });
+  const reply = (target: OutboundTarget) => (target.replyToMessageId !== undefined ? { replyTo: target.replyToMessageId } : {});
+  const outbound: ChannelOutbound = {
+    sendText: (target, text, o) =>
+      bot.sendMessage(target.chat, text, { ...call(o), ...(o.silent ? { silent: true } : {}), ...reply(target) }),
+  };
+  if (capabilities.edit) {
+    outbound.editText = (target, messageId, text, o) => bot.editMessage(target.chat.id, messageId, text, call(o));
+  }
+  if (capabilities.delete) {
+    outbound.deleteMessage = (target, messageId, o) => bot.deleteMessage(target.chat.id, messageId, call(o));
+  }
+  if (capabilities.typing) {
+    outbound.typing = (target, o) => bot.sendTyping(target.chat.id, call(o));
+  }
+  if (capabilities.media) {
+    outbound.sendMedia = (target, media, o) => bot.sendMedia(target.chat, media, { ...call(o), ...reply(target) });
+  }
+  const mode = capabilities.nativeStream;
+  if (mode !== undefined) {
+    outbound.openStream = async (target, o) => {
+      const stream = await bot.openStream(target.chat, { ...call(o), mode, ...reply(target) });
+      // Stream calls after the open carry its inbound message (they answer the same one).
+      const later = o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {};
+      return {
+        update: (text) => stream.update(text, { priority: "preview", ...later }),
+        finish: async (text) => {
+          await stream.finish(text, { priority: "final", ...later });
+          return { messageId: stream.messageId };
+        },
+        abort: () => stream.abort(later),
+      };
+    };
+  }
+  return outbound;
 }

@@ -1,0 +1,186 @@
+// Rows of the inbox tables (state migration 5): one per inbound channel message, and the
+// messages each reply attempt put in the chat.
+import type { InboundMessage } from "@openclaw/plugin-sdk";
+import type { StateDb } from "../state/index.js";
+
+/** `pending` until its handling is finished; then `answered` (replied, or no reply was due) or `dropped`. */
+export type InboxState = "pending" | "answered" | "dropped";
+
+/** One recorded inbound message. */
+export interface InboxRow {
+  /** Arrival order across the whole inbox. */
+  id: number;
+  channel: string;
+  accountId: string;
+  chatId: string;
+  messageId: string;
+  /** The normalized message as the plugin handed it over. */
+  message: InboundMessage;
+  /** When core recorded it (ms since the epoch). */
+  receivedAt: number;
+  state: InboxState;
+  /** Why it is answered or dropped (e.g. "replied", "pairing code sent", "cap"). */
+  reason?: string;
+  /** 1 for the first handling; each replay after a restart adds one. */
+  attempts: number;
+  /** Set when a run that answers this message began (its reply is this message's own). */
+  startedAt?: number;
+}
+
+/** A message a reply attempt sent, as the user sees it now. */
+export interface ReplyMessage {
+  seq: number;
+  messageId: string;
+  text: string;
+}
+
+interface Row {
+  id: number;
+  channel: string;
+  account_id: string;
+  chat_id: string;
+  message_id: string;
+  message_json: string;
+  received_at: number;
+  state: string;
+  reason: string | null;
+  attempts: number;
+  started_at: number | null;
+}
+
+const COLUMNS = "id, channel, account_id, chat_id, message_id, message_json, received_at, state, reason, attempts, started_at";
+
+function toRow(r: Row): InboxRow {
+  return {
+    id: r.id,
+    channel: r.channel,
+    accountId: r.account_id,
+    chatId: r.chat_id,
+    messageId: r.message_id,
+    message: JSON.parse(r.message_json) as InboundMessage,
+    receivedAt: r.received_at,
+    state: r.state as InboxState,
+    ...(r.reason !== null ? { reason: r.reason } : {}),
+    attempts: r.attempts,
+    ...(r.started_at !== null ? { startedAt: r.started_at } : {}),
+  };
+}
+
+/**
+ * The inbox in the gateway's state database. Every write is one short autocommit statement, so a
+ * row is durable (WAL) when the call returns. A message is identified by channel, account, chat
+ * and platform message id (platforms number messages per chat, e.g. Telegram).
+ */
+export class InboxStore {
+  private readonly q;
+
+  constructor(
+    db: StateDb,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.q = {
+      insert: db.prepare(
+        `INSERT INTO inbox (channel, account_id, chat_id, message_id, message_json, received_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (channel, account_id, chat_id, message_id) DO NOTHING`,
+      ),
+      get: db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM inbox WHERE id = ?`),
+      find: db.prepare<[string, string, string, string], Row>(
+        `SELECT ${COLUMNS} FROM inbox WHERE channel = ? AND account_id = ? AND chat_id = ? AND message_id = ?`,
+      ),
+      pending: db.prepare<[], Row>(`SELECT ${COLUMNS} FROM inbox WHERE state = 'pending' ORDER BY id`),
+      started: db.prepare<[number, number]>("UPDATE inbox SET started_at = ? WHERE id = ? AND started_at IS NULL"),
+      attempt: db.prepare<[number]>("UPDATE inbox SET attempts = attempts + 1 WHERE id = ? AND state = 'pending'"),
+      settle: db.prepare<[string, string, number, number]>(
+        "UPDATE inbox SET state = ?, reason = ?, settled_at = ? WHERE id = ? AND state = 'pending'",
+      ),
+      prune: db.prepare<[number]>("DELETE FROM inbox WHERE state <> 'pending' AND settled_at < ?"),
+      replies: db.prepare<[number], { seq: number; message_id: string; text: string }>(
+        "SELECT seq, message_id, text FROM inbox_reply_messages WHERE inbox_id = ? AND deleted = 0 ORDER BY seq",
+      ),
+      addReply: db.prepare<[number, number, string, string, number]>(
+        `INSERT INTO inbox_reply_messages (inbox_id, seq, message_id, text, updated_at)
+         VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM inbox_reply_messages WHERE inbox_id = ?), ?, ?, ?)`,
+      ),
+      replyText: db.prepare<[string, number, number, string]>(
+        "UPDATE inbox_reply_messages SET text = ?, updated_at = ? WHERE inbox_id = ? AND message_id = ?",
+      ),
+      replyDeleted: db.prepare<[number, number, string]>(
+        "UPDATE inbox_reply_messages SET deleted = 1, updated_at = ? WHERE inbox_id = ? AND message_id = ?",
+      ),
+    };
+  }
+
+  /**
+   * Records an inbound message; returns its row, or undefined when the inbox already has it (a
+   * platform delivering it again), whatever its state.
+   */
+  record(message: InboundMessage): InboxRow | undefined {
+    const result = this.q.insert.run(
+      message.channel,
+      message.accountId,
+      message.chat.id,
+      message.messageId,
+      JSON.stringify(message),
+      this.now(),
+    );
+    if (result.changes === 0) return undefined;
+    return this.get(Number(result.lastInsertRowid));
+  }
+
+  get(id: number): InboxRow | undefined {
+    const row = this.q.get.get(id);
+    return row ? toRow(row) : undefined;
+  }
+
+  /** The row of a message, if recorded. */
+  find(channel: string, accountId: string, chatId: string, messageId: string): InboxRow | undefined {
+    const row = this.q.find.get(channel, accountId, chatId, messageId);
+    return row ? toRow(row) : undefined;
+  }
+
+  /** Messages not answered yet, in arrival order. */
+  pending(): InboxRow[] {
+    return this.q.pending.all().map(toRow);
+  }
+
+  /** Notes that a run answering this message began (the first time only). */
+  markStarted(id: number): void {
+    this.q.started.run(this.now(), id);
+  }
+
+  /** Counts one more handling of a pending message; returns the attempt number. */
+  beginAttempt(id: number): number {
+    this.q.attempt.run(id);
+    return this.get(id)?.attempts ?? 1;
+  }
+
+  /** Ends a pending message's handling; a message already settled keeps its first outcome. */
+  settle(id: number, state: Exclude<InboxState, "pending">, reason: string): void {
+    this.q.settle.run(state, reason, this.now(), id);
+  }
+
+  /** Forgets settled messages older than `olderThanMs` (default 7 days); pending ones stay. */
+  prune(olderThanMs = 7 * 24 * 3600_000): number {
+    return this.q.prune.run(this.now() - olderThanMs).changes;
+  }
+
+  /** What earlier reply attempts of a message left in the chat, oldest first (deleted ones excluded). */
+  replyMessages(id: number): ReplyMessage[] {
+    return this.q.replies.all(id).map((r) => ({ seq: r.seq, messageId: r.message_id, text: r.text }));
+  }
+
+  /** Records a message a reply sent (right after the platform accepted it). */
+  addReplyMessage(id: number, messageId: string, text: string): void {
+    this.q.addReply.run(id, id, messageId, text, this.now());
+  }
+
+  /** Records the text a reply message shows after an edit. */
+  updateReplyMessage(id: number, messageId: string, text: string): void {
+    this.q.replyText.run(text, this.now(), id, messageId);
+  }
+
+  /** Records that a reply message was deleted. */
+  deleteReplyMessage(id: number, messageId: string): void {
+    this.q.replyDeleted.run(this.now(), id, messageId);
+  }
+}
