@@ -70,6 +70,7 @@ describe("the example's package.json fits this checkout's SDK", () => {
   const pkg = readJson(path.join(EXAMPLE, "package.json"));
   const sdk = readJson(path.join(REPO, "packages", "plugin-sdk", "package.json"));
   const testkit = readJson(path.join(REPO, "packages", "testkit", "package.json"));
+  const delivery = readJson(path.join(REPO, "packages", "delivery", "package.json"));
 
   it("is private, and declares the SDK and zod as peers only, in ranges that include this SDK and its zod", () => {
     expect(pkg.private, "the example is never published").toBe(true);
@@ -87,5 +88,6 @@ describe("the example's package.json fits this checkout's SDK", () => {
       `file:../openclaw-packs/${p.name.replace(/^@/, "").replace("/", "-")}-${p.version}.tgz`;
     expect(pkg.devDependencies["@openclaw/plugin-sdk"]).toBe(tarball(sdk));
     expect(pkg.devDependencies["@openclaw/testkit"]).toBe(tarball(testkit));
+    expect(pkg.devDependencies["@openclaw/delivery"]).toBe(tarball(delivery));
   });
 });
