@@ -54,7 +54,8 @@ async function runRecorded(args: string[]): Promise<{ result: CliResult; loaded:
 
 /** What `--version` and `--help` may load: commander, the CLI shell and registrations, paths.js. */
 function allowedAtStartup(module: string): boolean {
-  if (module === "pkg:commander" || module === "dist:config/paths.js") return true;
+  // config/first-party-channels.js is plain data (the first-party channel ids named in `plugins install --help`).
+  if (module === "pkg:commander" || module === "dist:config/paths.js" || module === "dist:config/first-party-channels.js") return true;
   return module.startsWith("dist:cli/") && !module.startsWith("dist:cli/actions/");
 }
 

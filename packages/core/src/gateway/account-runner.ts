@@ -12,7 +12,7 @@ import {
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
 import type { AccountCursor } from "./cursor-store.js";
 import { trackOutbound } from "./outbound-tracking.js";
-import { RECONNECT_WAIT_MS, sessionOutbound } from "./session-outbound.js";
+import { sessionOutbound } from "./session-outbound.js";
 import type { AccountHandle, AccountStatusReport, GatewayLogger } from "./types.js";
 
 export interface AccountRunnerOptions {
@@ -62,7 +62,7 @@ export class AccountRunner {
   readonly channel: string;
   readonly accountId: string;
   readonly report: AccountStatusReport;
-  /** Set once the account's first session connected. */
+  /** Set once the account's config resolved; its sends wait for a connected session. */
   handle: AccountHandle | undefined;
   private readonly controller = new AbortController();
   private readonly now: () => number;
@@ -131,23 +131,25 @@ export class AccountRunner {
       }),
   };
 
-  private connected(session: AccountSession, log: PluginLogger, account: unknown): void {
+  /** The account's handle: exists from the start; its sends wait for a connected session. */
+  private makeHandle(log: PluginLogger, account: unknown): AccountHandle {
+    const plugin = this.options.plugin;
+    const base = plugin.config.capabilities;
+    return {
+      channel: this.channel,
+      accountId: this.accountId,
+      plugin,
+      account,
+      config: this.options.config,
+      outbound: trackOutbound(sessionOutbound(base, this.sessions), () => (this.report.lastOutboundAt = this.now())),
+      capabilitiesFor: (chat) => ({ ...base, ...(this.session?.capabilitiesFor?.(chat) ?? {}) }),
+      log,
+      signal: this.controller.signal,
+    };
+  }
+
+  private connected(session: AccountSession): void {
     this.session = session;
-    if (!this.handle) {
-      const plugin = this.options.plugin;
-      const base = plugin.config.capabilities;
-      this.handle = {
-        channel: this.channel,
-        accountId: this.accountId,
-        plugin,
-        account,
-        config: this.options.config,
-        outbound: trackOutbound(sessionOutbound(session, this.sessions), () => (this.report.lastOutboundAt = this.now())),
-        capabilitiesFor: (chat) => ({ ...base, ...(this.session?.capabilitiesFor?.(chat) ?? {}) }),
-        log,
-        signal: this.controller.signal,
-      };
-    }
     for (const wake of [...this.waiters]) wake(session);
     this.waiters.clear();
   }
@@ -169,6 +171,8 @@ export class AccountRunner {
       this.setError(errorText(err));
       return;
     }
+    const handle = this.makeHandle(log, account);
+    this.handle = handle;
     const credentialsDir = path.join(options.stateDir, "credentials", this.channel, this.accountId);
     const report = this.report;
     const ctx: AccountContext<unknown> = {
@@ -177,9 +181,7 @@ export class AccountRunner {
       signal,
       receive: async (message) => {
         report.lastInboundAt = this.now();
-        // A session may receive before its connect() has returned: wait for it to be in place.
-        if (!this.handle) await this.sessions.next(AbortSignal.timeout(RECONNECT_WAIT_MS));
-        await options.receive(message, this.handle!);
+        await options.receive(message, handle);
       },
       status: (update) => this.applyStatus(update),
       log,
@@ -200,7 +202,7 @@ export class AccountRunner {
       let failure: unknown;
       try {
         const session = await plugin.connect(ctx);
-        this.connected(session, log, account);
+        this.connected(session);
         await session.closed;
         if (signal.aborted) break;
         failure = new Error("the session closed before the account was asked to stop");

@@ -1,4 +1,10 @@
-import { type AccountSession, type ChannelOutbound, TransientSendError } from "@openclaw/plugin-sdk";
+import {
+  type AccountSession,
+  type ChannelCapabilities,
+  type ChannelOutbound,
+  PermanentSendError,
+  TransientSendError,
+} from "@openclaw/plugin-sdk";
 
 /** Where the account's current session comes from; `undefined` while it is (re)connecting. */
 export interface SessionSource {
@@ -22,23 +28,36 @@ function waitFor(source: SessionSource, waitMs: number, signal: AbortSignal | un
   });
 }
 
+/** The session's method, or a permanent error when the plugin declared a power its session lacks. */
+function method<K extends keyof ChannelOutbound>(session: AccountSession, name: K): NonNullable<ChannelOutbound[K]> {
+  const fn = session[name];
+  if (typeof fn !== "function") {
+    throw new PermanentSendError(`the channel declares the power for ${String(name)} but its session has no ${String(name)}`);
+  }
+  return fn.bind(session) as NonNullable<ChannelOutbound[K]>;
+}
+
 /**
  * The sending side of an account that stays valid across reconnects: each call goes to the
- * session connected at that moment, and a call made while the account reconnects waits for the
- * next session (at most `waitMs`, then a retryable error). The optional methods present are
- * those of `shape` (the first session), so callers can test for a power with `if (outbound.editText)`.
+ * session connected at that moment, and a call made before the first session or while the
+ * account reconnects waits for the next one (at most `waitMs`, then a retryable error). The
+ * optional methods present follow the channel's declared capabilities (edit, delete, media,
+ * typing, nativeStream), so callers can test for a power with `if (outbound.editText)` before any
+ * session exists.
  */
-export function sessionOutbound(shape: AccountSession, source: SessionSource, waitMs = RECONNECT_WAIT_MS): ChannelOutbound {
+export function sessionOutbound(capabilities: ChannelCapabilities, source: SessionSource, waitMs = RECONNECT_WAIT_MS): ChannelOutbound {
   const session = (signal?: AbortSignal) => waitFor(source, waitMs, signal);
   const out: ChannelOutbound = {
-    sendText: async (target, text, options) => (await session(options.signal)).sendText(target, text, options),
+    sendText: async (target, text, options) => method(await session(options.signal), "sendText")(target, text, options),
   };
-  if (shape.editText)
-    out.editText = async (target, id, text, options) => (await session(options.signal)).editText!(target, id, text, options);
-  if (shape.deleteMessage)
-    out.deleteMessage = async (target, id, options) => (await session(options.signal)).deleteMessage!(target, id, options);
-  if (shape.sendMedia) out.sendMedia = async (target, media, options) => (await session(options.signal)).sendMedia!(target, media, options);
-  if (shape.typing) out.typing = async (target, options) => (await session(options.signal)).typing!(target, options);
-  if (shape.openStream) out.openStream = async (target, options) => (await session(options.signal)).openStream!(target, options);
+  if (capabilities.edit)
+    out.editText = async (target, id, text, options) => method(await session(options.signal), "editText")(target, id, text, options);
+  if (capabilities.delete)
+    out.deleteMessage = async (target, id, options) => method(await session(options.signal), "deleteMessage")(target, id, options);
+  if (capabilities.media)
+    out.sendMedia = async (target, media, options) => method(await session(options.signal), "sendMedia")(target, media, options);
+  if (capabilities.typing) out.typing = async (target, options) => method(await session(options.signal), "typing")(target, options);
+  if (capabilities.nativeStream)
+    out.openStream = async (target, options) => method(await session(options.signal), "openStream")(target, options);
   return out;
 }

@@ -29,7 +29,7 @@ afterEach(() => {
 describe("InboxStore", () => {
   it("records a message once: the platform delivering it again gets nothing back, whatever its state", () => {
     const row = store.record(message("7"))!;
-    expect(row).toMatchObject({ channel: "telegram", accountId: "default", chatId: "42", messageId: "7", state: "pending", attempts: 1 });
+    expect(row).toMatchObject({ channel: "chat", accountId: "default", chatId: "42", messageId: "7", state: "pending", attempts: 1 });
     expect(row.message).toEqual(message("7"));
     expect(row.receivedAt).toBe(5_000);
     expect(store.record(message("7", "42", "edited text"))).toBeUndefined();
@@ -42,7 +42,7 @@ describe("InboxStore", () => {
     const a = store.record(message("7", "42"))!;
     const b = store.record(message("7", "43"))!;
     expect(b.id).not.toBe(a.id);
-    expect(store.find("telegram", "default", "43", "7")?.id).toBe(b.id);
+    expect(store.find("chat", "default", "43", "7")?.id).toBe(b.id);
   });
 
   it("lists pending messages in arrival order; settled ones leave the list and keep their first outcome", () => {

@@ -69,7 +69,7 @@ function toRow(r: Row): InboxRow {
 /**
  * The inbox in the gateway's state database. Every write is one short autocommit statement, so a
  * row is durable (WAL) when the call returns. A message is identified by channel, account, chat
- * and platform message id (platforms number messages per chat, e.g. Telegram).
+ * and platform message id (some platforms number messages per chat).
  */
 export class InboxStore {
   private readonly q;

@@ -21,11 +21,11 @@ const pending: Promise<TurnResult | undefined> = Promise.resolve(undefined);
 
 describe("InboxTurn", () => {
   it("names the message and its reply keys; a replay gets a reply key of its own", () => {
-    expect(inboxKeyOf(message)).toBe("telegram:default:42:10");
-    expect(replyKeyOf(message)).toBe("reply:telegram:default:42:10");
-    expect(attemptReplyKey(message, 1)).toBe("reply:telegram:default:42:10");
-    expect(attemptReplyKey(message, 3)).toBe("reply:telegram:default:42:10:r3");
-    expect(turnWhile(false).inboundKeys).toEqual(["telegram:default:42:10"]);
+    expect(inboxKeyOf(message)).toBe("chat:default:42:10");
+    expect(replyKeyOf(message)).toBe("reply:chat:default:42:10");
+    expect(attemptReplyKey(message, 1)).toBe("reply:chat:default:42:10");
+    expect(attemptReplyKey(message, 3)).toBe("reply:chat:default:42:10:r3");
+    expect(turnWhile(false).inboundKeys).toEqual(["chat:default:42:10"]);
   });
 
   it("settles a message that was answered, or that gets no reply by decision", () => {

@@ -2,10 +2,10 @@
 import type { InboundMessage } from "@openclaw/plugin-sdk";
 import type { InboxRow } from "../store.js";
 
-/** A direct message from user 42 on telegram:default; `overrides` replace fields. */
+/** A direct message from user 42 on chat:default; `overrides` replace fields. */
 export function inboundMessage(overrides: Partial<InboundMessage> = {}): InboundMessage {
   return {
-    channel: "telegram",
+    channel: "chat",
     accountId: "default",
     messageId: "10",
     chat: { kind: "direct", id: "42" },
