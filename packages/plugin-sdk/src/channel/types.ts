@@ -204,8 +204,9 @@ export interface AccountContext<Account> {
   /** The account's effective config, from `resolveAccount`. */
   account: Account;
   /**
-   * Fires when the account must stop (gateway shutdown, the account disabled). The session then
-   * closes its connections and settles `closed`.
+   * Fires when the account must stop: the gateway is shutting down, after the replies in flight
+   * were sent (the gateway reads its config once, at start). The session then closes its
+   * connections and settles `closed`.
    */
   signal: AbortSignal;
   /**
