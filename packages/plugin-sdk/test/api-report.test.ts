@@ -69,14 +69,14 @@ function freshDeclarations(): string {
 }
 
 describe("the public API reports (one per entry point)", () => {
-  it.each(ENTRY_POINTS)("etc/$report.api.md matches the declarations of $entry", async (point) => {
+  it.each(ENTRY_POINTS)("the API report $report (etc/<report>.api.md) matches the declarations of $entry", async (point) => {
     const entry = freshDeclarations();
     const { changed, problems } = extract(point, { dist: dirname(entry), localBuild: false, tempFolder: tempDir });
     expect(changed, CHANGED).toBe(false);
     expect(problems, "API Extractor reported problems").toEqual([]);
   });
 
-  it.each(ENTRY_POINTS)("etc/$report.api.md documents every exported symbol", ({ report }) => {
+  it.each(ENTRY_POINTS)("the API report $report documents every exported symbol", ({ report }) => {
     const lines = readFileSync(join(packageDir, "etc", `${report}.api.md`), "utf8").split("\n");
     const undocumented = lines.flatMap((line, i) =>
       line === "// (undocumented)" && lines[i + 1]?.startsWith("export ") ? [lines[i + 1]!] : [],
