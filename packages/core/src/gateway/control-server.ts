@@ -11,6 +11,7 @@ import {
   type ErrorShape,
   type ServerFrame,
 } from "./protocol.js";
+import { refusedUpgrade } from "./request-origin.js";
 import type { GatewayLogger } from "./types.js";
 
 /** One authenticated client, as a method handler sees it. */
@@ -37,6 +38,8 @@ export interface ControlServerOptions {
   log: GatewayLogger;
   /** How long a client may take to send `connect`; default 10 000 ms. */
   handshakeTimeoutMs?: number;
+  /** `gateway.controlUi.allowedOrigins`: browser origins besides the gateway's own (default none). */
+  allowedOrigins?: readonly string[];
 }
 
 const WS_PATHS = new Set(["/", "/ws"]);
@@ -62,7 +65,8 @@ function byteLength(data: RawData): number {
 
 /**
  * The HTTP server of the gateway: `GET /health` (no auth) and the WebSocket control API on `/`
- * and `/ws`. The first request on a socket must be `connect` with the token; anything else, a bad
+ * and `/ws`. An upgrade from a browser origin that is not allowed, or (on a loopback bind) through
+ * a Host that is not a loopback name, is refused with 403 before any frame (see `refusedUpgrade`). The first request on a socket must be `connect` with the token; anything else, a bad
  * token, or a frame over 64 KiB before that, gets an error response and the socket is closed.
  */
 export class ControlServer {
@@ -83,6 +87,16 @@ export class ControlServer {
       const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
       if (!WS_PATHS.has(pathname)) {
         socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        return;
+      }
+      const refused = refusedUpgrade(req, {
+        host: this.options.host,
+        port: () => (this.http.address() as AddressInfo | null)?.port ?? this.options.port,
+        allowedOrigins: this.options.allowedOrigins ?? [],
+      });
+      if (refused !== undefined) {
+        this.options.log.warn(`control API: refused a connection: ${refused}`);
+        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));

@@ -141,6 +141,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       token: auth.token,
       methods,
       log,
+      allowedOrigins: config.gateway.controlUi.allowedOrigins,
       hello: () => ({
         protocol: PROTOCOL_VERSION,
         server: { name: "openclaw", version, pid: process.pid },

@@ -22,6 +22,17 @@ export const gatewaySchema = z
       })
       .prefault({})
       .describe("How control API clients authenticate."),
+    controlUi: z
+      .strictObject({
+        allowedOrigins: z
+          .array(z.url())
+          .default([])
+          .describe(
+            'Browser origins (e.g. "https://admin.example.com") whose pages may open the control API, besides the gateway\'s own (http://127.0.0.1:<port>, http://localhost:<port>). Other origins are refused with 403 (default: none).',
+          ),
+      })
+      .prefault({})
+      .describe("Browser access to the control API."),
   })
   .prefault({})
   .describe("The gateway process.");
