@@ -122,7 +122,10 @@ describe("resolveRoute: binding tiers", () => {
 
   it("falls back to the default agent: default:true, else the first entry, else main", () => {
     expect(
-      resolveRoute(message({ channel: "matrix", senderId: "@a:hs" }), { agents: { entries: { a: {}, b: { default: true } } } }),
+      resolveRoute(message({ channel: "matrix", senderId: "@a:hs" }), {
+        agents: { entries: { a: {}, b: { default: true } } },
+        channels: { matrix: { allowFrom: ["@a:hs"] } },
+      }),
     ).toEqual({
       agentId: "b",
       sessionKey: "agent:b:main",
@@ -142,18 +145,34 @@ describe("resolveRoute: binding tiers", () => {
 describe("resolveRoute: session keys", () => {
   it("DMs follow session.dmScope (default main) with the normalized sender as peer", () => {
     const dm = message({ senderId: "tg:4242" });
-    expect(resolveRoute(dm, {}).sessionKey).toBe("agent:main:main");
+    const owner = { channels: { telegram: { allowFrom: ["4242"] } } };
+    expect(resolveRoute(dm, owner).sessionKey).toBe("agent:main:main");
     expect(resolveRoute(dm, { session: { dmScope: "per-peer" } }).sessionKey).toBe("agent:main:direct:4242");
     expect(resolveRoute(dm, { session: { dmScope: "per-channel-peer" } }).sessionKey).toBe("agent:main:telegram:direct:4242");
     expect(resolveRoute({ ...dm, accountId: "Work" }, { session: { dmScope: "per-account-channel-peer" } }).sessionKey).toBe(
       "agent:main:telegram:work:direct:4242",
     );
-    expect(resolveRoute(dm, { session: { mainKey: "home" } }).sessionKey).toBe("agent:main:home");
+    expect(resolveRoute(dm, { ...owner, session: { mainKey: "home" } }).sessionKey).toBe("agent:main:home");
+  });
+
+  it("the main session is the owner's: anyone not listed in allowFrom gets a session of their own", () => {
+    const config = { channels: { telegram: { dmPolicy: "pairing", allowFrom: ["4242"] } } };
+    expect(resolveRoute(message({ senderId: "4242" }), config).sessionKey).toBe("agent:main:main");
+    // Approved by pairing, or let in by "open" / "*": never the owner's session, never each other's.
+    expect(resolveRoute(message({ senderId: "777" }), config).sessionKey).toBe("agent:main:telegram:direct:777");
+    expect(resolveRoute(message({ senderId: "778" }), config).sessionKey).toBe("agent:main:telegram:direct:778");
+    const open = { channels: { telegram: { dmPolicy: "open", allowFrom: ["*"] } } };
+    expect(resolveRoute(message({ senderId: "777" }), open).sessionKey).toBe("agent:main:telegram:direct:777");
+    // A scope other than main is kept as configured.
+    expect(resolveRoute(message({ senderId: "777" }), { ...config, session: { dmScope: "per-peer" } }).sessionKey).toBe(
+      "agent:main:direct:777",
+    );
   });
 
   it("a binding's session.dmScope / groupScope overrides the global one", () => {
     const config = {
       session: { dmScope: "main", groupScope: "per-group" },
+      channels: { matrix: { allowFrom: ["@a:hs"] } },
       bindings: [
         { agentId: "main", match: { channel: "telegram", peer: { kind: "direct", id: "*" } }, session: { dmScope: "per-peer" } },
         { agentId: "main", match: { channel: "telegram", peer: { kind: "group", id: "*" } }, session: { groupScope: "main" } },

@@ -1,8 +1,8 @@
 // The router: which agent answers a message, and in which session.
 import type { InboundMessage } from "@openclaw/plugin-sdk";
-import { accountChannelConfig, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
+import { accountChannelConfig, normalizeSenderId, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { resolveDefaultAgentId } from "../agents/index.js";
-import { buildSessionKey, resolveSessionConfig } from "../sessions/index.js";
+import { buildSessionKey, type DmScope, resolveSessionConfig } from "../sessions/index.js";
 import {
   type IdRulesLookup,
   matchBinding,
@@ -53,7 +53,8 @@ export function messagePeers(message: InboundMessage, rulesOf: IdRulesLookup = (
  * wildcard, account, channel; see `matchBinding`), else the default agent (`agents.entries`
  * entry with `default: true`, else the first entry, else `main`).
  *
- * The session key (`buildSessionKey`): DMs by `session.dmScope` (default `main`), groups and
+ * The session key (`buildSessionKey`): DMs by `session.dmScope` (default `main`, which only the
+ * owner, a sender listed in `allowFrom`, gets; see `ownDmScope`), groups and
  * channels by `session.groupScope` (default `per-group`); the matched binding's `session` block
  * overrides either. A thread adds `:thread:<id>`, a forum topic (`threadKind: "topic"`) `:topic:<n>`.
  * `session.identityLinks` map DM peers to a canonical name; `session.mainKey` names the main session.
@@ -77,7 +78,7 @@ export function resolveRoute(message: InboundMessage, config: unknown, rulesOf: 
       channel,
       accountId,
       peerId: peers.exact,
-      dmScope: binding?.session?.dmScope ?? session.dmScope,
+      dmScope: ownDmScope(binding?.session?.dmScope ?? session.dmScope, message, config, rulesOf),
       identityLinks: session.identityLinks,
       threadId: chat.threadId,
     });
@@ -100,6 +101,22 @@ export function resolveRoute(message: InboundMessage, config: unknown, rulesOf: 
     matchedBy: topicAgent ? "topic" : (match?.matchedBy ?? "default"),
     peerId: peers.exact,
   };
+}
+
+/**
+ * The main session belongs to the owner: the senders listed by id in the account's `allowFrom`.
+ * Anyone else (a sender approved by pairing, anyone under `dmPolicy: "open"` or through a `"*"`)
+ * gets a session of their own (`per-channel-peer`) where the scope would be `main`, so nobody
+ * sees the owner's conversation or MEMORY.md, and strangers never share a session.
+ */
+function ownDmScope(scope: DmScope, message: InboundMessage, config: unknown, rulesOf: IdRulesLookup): DmScope {
+  if (scope !== "main") return scope;
+  const channelConfig = accountChannelConfig(config, message.channel, message.accountId);
+  if (!channelConfig) return "per-channel-peer";
+  const ids = { channel: message.channel, rules: rulesOf(message.channel) };
+  const sender = normalizeSenderId(ids, message.sender.id);
+  const owner = sender !== "" && resolveAccessConfig(ids, channelConfig).allowFrom.includes(sender);
+  return owner ? "main" : "per-channel-peer";
 }
 
 /** `agentId` of the topic's settings (merged like every group setting; see `resolveGroupSettings`). */

@@ -47,4 +47,31 @@ describe("DM pairing through the gateway", () => {
     expect(h.platform.chatView("stranger-2").messages).toEqual([]);
     expect(h.model.requests).toHaveLength(1);
   });
+
+  it("an approved stranger gets a session of their own: never the owner's turns, never another stranger's", async () => {
+    h = await startChannelHarness({ channel: { allowFrom: ["owner"] } });
+    const { platform } = h;
+    h.model.enqueue([{ text: "Noted, the safe code is 4711." }]);
+    await platform.userSays({ sender: "owner", text: "remember: the safe code is 4711" });
+    await h.until("owner", (v) => v.texts.includes("Noted, the safe code is 4711."), "the owner's answer");
+
+    // Two strangers pair and are approved.
+    for (const stranger of ["sam", "kim"]) {
+      await platform.userSays({ sender: stranger, text: "hi" });
+      const view = await h.until(stranger, (v) => v.messages.length === 1, "the pairing reply");
+      const code = /pairing code: ([A-Z0-9]{8})/i.exec(view.texts[0]!)?.[1];
+      expect((await runCli(["pairing", "approve", "loopback", code!], { home: h.home })).code).toBe(0);
+    }
+    h.model.enqueue([{ text: "Hi Sam." }], [{ text: "Hi Kim." }]);
+    await platform.userSays({ sender: "sam", text: "sam here: what is the safe code?" });
+    await h.until("sam", (v) => v.texts.includes("Hi Sam."), "Sam's answer");
+    await platform.userSays({ sender: "kim", text: "kim here" });
+    await h.until("kim", (v) => v.texts.includes("Hi Kim."), "Kim's answer");
+
+    const [ownerTurn, samTurn, kimTurn] = h.model.requests.map((r) => JSON.stringify(r.body.messages));
+    expect(ownerTurn).toContain("4711");
+    expect(samTurn).not.toContain("4711");
+    expect(kimTurn).not.toContain("4711");
+    expect(kimTurn).not.toContain("sam here");
+  });
 });
