@@ -79,7 +79,8 @@ describe("conversations through the gateway", () => {
     const preview = await h.until("u1", (v) => v.messages.length === 1, "the preview");
     const client = await GatewayClient.connect(h.gateway.url, { token: h.gateway.token! });
     try {
-      const result = await client.request<{ aborted: number }>("chat.abort", {});
+      // u1 is no owner (the harness lets anyone in), so the run is in u1's own session.
+      const result = await client.request<{ aborted: number }>("chat.abort", { sessionKey: "agent:main:loopback:direct:u1" });
       expect(result.aborted).toBe(1);
     } finally {
       await client.close();
