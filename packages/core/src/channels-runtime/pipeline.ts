@@ -123,6 +123,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     log: deps.log,
     runtime: deps.runtime,
     config: deps.config,
+    rulesOf,
     stopping: () => !accepting || deps.stopping?.() === true,
   });
 

@@ -3,7 +3,7 @@
 import type { InboundMessage } from "@openclaw/plugin-sdk";
 import { recordedInbound } from "../agent/index.js";
 import type { AccountDirectory, AccountHandle } from "../gateway/index.js";
-import { resolveRoute } from "../routing/index.js";
+import { type IdRulesLookup, resolveRoute } from "../routing/index.js";
 import type { SessionReader, StoredEvent } from "../sessions/index.js";
 import type { StateDb } from "../state/index.js";
 import { planSessionReplay } from "./plan.js";
@@ -41,6 +41,8 @@ export interface InboxOptions {
   runtime: { store(agentId: string): SessionReader };
   /** The config the router reads (bindings, session scopes). */
   config: unknown;
+  /** The id rules of each loaded channel, so a replay routes a message exactly as its first handling did. */
+  rulesOf?: IdRulesLookup;
   now?: () => number;
 }
 
@@ -281,7 +283,7 @@ export class Inbox {
 
   /** The agent and session a message goes to. */
   private route(message: InboundMessage): { agentId: string; sessionKey: string } {
-    return resolveRoute(message, this.options.config);
+    return resolveRoute(message, this.options.config, this.options.rulesOf);
   }
 
   /** The current transcript of a session (empty when it has none). */
