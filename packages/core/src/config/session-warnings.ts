@@ -1,4 +1,5 @@
 import { isPlainObject } from "@openclaw/plugin-sdk/config";
+import { channelScopes } from "./channel-scopes.js";
 
 /**
  * Settings that put different people in one session. The main DM session belongs to the owner
@@ -12,24 +13,14 @@ export function sharedSessionWarnings(config: unknown): string[] {
   const session = isPlainObject(config.session) ? config.session : {};
   const scope = typeof session.dmScope === "string" ? session.dmScope : "main";
   if (scope !== "main") return [];
-  const channels = isPlainObject(config.channels) ? config.channels : {};
   const out: string[] = [];
-  for (const [id, channel] of Object.entries(channels)) {
-    if (!isPlainObject(channel)) continue;
-    const entries: [string, Record<string, unknown>][] = [[`channels.${id}`, channel]];
-    if (isPlainObject(channel.accounts)) {
-      for (const [aid, account] of Object.entries(channel.accounts)) {
-        if (isPlainObject(account)) entries.push([`channels.${id}.accounts.${aid}`, account]);
-      }
-    }
-    for (const [path, entry] of entries) {
-      const list = Array.isArray(entry.allowFrom) ? entry.allowFrom.filter((v) => v !== "*" && v !== "") : [];
-      if (list.length < 2) continue;
-      out.push(
-        `${path}.allowFrom lists ${list.length} senders and session.dmScope is "main": they all share the owner's main session (its history and MEMORY.md). ` +
-          `If they are different people, set session.dmScope to "per-channel-peer"; if they are one person on several ids, keep "main" (or link the ids with session.identityLinks).`,
-      );
-    }
+  for (const { path, entry } of channelScopes(config)) {
+    const list = Array.isArray(entry.allowFrom) ? entry.allowFrom.filter((v) => v !== "*" && v !== "") : [];
+    if (list.length < 2) continue;
+    out.push(
+      `${path}.allowFrom lists ${list.length} senders and session.dmScope is "main": they all share the owner's main session (its history and MEMORY.md). ` +
+        `If they are different people, set session.dmScope to "per-channel-peer"; if they are one person on several ids, keep "main" (or link the ids with session.identityLinks).`,
+    );
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { previewModeWarnings } from "./capability-warnings.js";
-import { isPlainObject } from "@openclaw/plugin-sdk/config";
+import { channelScopes } from "./channel-scopes.js";
 import type { ConfigRegistry } from "./registry.js";
 
 /**
@@ -9,18 +9,9 @@ import type { ConfigRegistry } from "./registry.js";
  * `openclaw config validate` and at gateway start, before anything runs.
  */
 export function streamingWarnings(config: unknown, registry: Pick<ConfigRegistry, "channels">): string[] {
-  const channels = isPlainObject(config) && isPlainObject(config.channels) ? config.channels : {};
-  const out: string[] = [];
-  for (const def of registry.channels) {
-    const channel = channels[def.id];
-    if (!isPlainObject(channel)) continue;
-    const root = `channels.${def.id}`;
-    out.push(...previewModeWarnings(def.id, channel.streaming, def.capabilities, { path: `${root}.streaming` }));
-    const accounts = isPlainObject(channel.accounts) ? channel.accounts : {};
-    for (const [id, account] of Object.entries(accounts)) {
-      if (!isPlainObject(account)) continue;
-      out.push(...previewModeWarnings(def.id, account.streaming, def.capabilities, { path: `${root}.accounts.${id}.streaming` }));
-    }
-  }
-  return out;
+  const defs = new Map(registry.channels.map((def) => [def.id, def]));
+  return channelScopes(config).flatMap(({ channelId, path, entry }) => {
+    const def = defs.get(channelId);
+    return def ? previewModeWarnings(def.id, entry.streaming, def.capabilities, { path: `${path}.streaming` }) : [];
+  });
 }

@@ -1,7 +1,8 @@
 // Conformance cases: the plugin's shape and declarations, and inbound order.
 import assert from "node:assert/strict";
-import { mergeAccountConfig, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
+import { SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
 import type { ConformanceCase } from "./define.js";
+import { resolveAsCore } from "./host.js";
 
 const KINDS = ["direct", "group", "channel"];
 
@@ -58,13 +59,8 @@ export const contractShape: ConformanceCase = {
     if (broken !== undefined) {
       let error: unknown;
       try {
-        const parsed = plugin.config.schema.safeParse(broken);
-        assert.ok(
-          parsed.success,
-          `brokenAccountConfig passes the schema (it must fail in resolveAccount): ${parsed.success ? "" : parsed.error.message}`,
-        );
-        const channel = parsed.data as Record<string, unknown>;
-        plugin.resolveAccount({ accountId: s.accountId, config: mergeAccountConfig(channel, s.accountId), channel, env });
+        // brokenAccountConfig must pass the schema and fail in resolveAccount.
+        resolveAsCore(plugin, broken, s.accountId, env);
       } catch (e) {
         error = e;
       }

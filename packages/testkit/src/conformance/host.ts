@@ -78,6 +78,21 @@ export interface ConformanceSession {
   stop(): Promise<void>;
 }
 
+/**
+ * Resolves one account as core does: validates `channels.<id>` with the plugin's own schema
+ * (throwing an Error that lists the schema's complaints), merges the account, then calls
+ * `resolveAccount` (whose own errors, e.g. `AccountConfigError`, pass through).
+ */
+export function resolveAsCore(plugin: ChannelPlugin<unknown>, channelConfig: unknown, accountId: string, env: NodeJS.ProcessEnv): unknown {
+  const parsed = plugin.config.schema.safeParse(channelConfig);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `channels.${plugin.id}.${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`conformance (${plugin.id}): the config does not validate against the plugin's schema: ${issues}`);
+  }
+  const channel = parsed.data as Record<string, unknown>;
+  return plugin.resolveAccount({ accountId, config: mergeAccountConfig(channel, accountId), channel, env });
+}
+
 /** Starts the harness's account; resolves once it reported "connected". */
 export async function startSession(spec: ChannelConformanceSpec<unknown>): Promise<ConformanceSession> {
   const harness = await spec.createHarness();
@@ -86,14 +101,7 @@ export async function startSession(spec: ChannelConformanceSpec<unknown>): Promi
   const env = harness.env ?? process.env;
   const accountId = harness.accountId ?? plugin.listAccounts(accountConfig, env)[0];
   if (accountId === undefined) throw new Error(`conformance: ${plugin.id}.listAccounts returned no account for the harness config`);
-  // As core does: validate the channel config with the plugin's own schema, then merge the account.
-  const parsed = plugin.config.schema.safeParse(accountConfig);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `channels.${plugin.id}.${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`conformance (${plugin.id}): the harness config does not validate against the plugin's schema: ${issues}`);
-  }
-  const channel = parsed.data as Record<string, unknown>;
-  const account = plugin.resolveAccount({ accountId, config: mergeAccountConfig(channel, accountId), channel, env });
+  const account = resolveAsCore(plugin, accountConfig, accountId, env);
 
   const calls: OutboundCallRecord[] = [];
   const received: InboundMessage[] = [];
