@@ -6,7 +6,7 @@ import type { OpenClawPaths } from "./paths.js";
 import { createConfigRegistry, type ConfigRegistry } from "./registry.js";
 import { ConfigError, validateConfig, type ConfigProblem } from "./validate.js";
 import { notYetActiveWarnings } from "./not-yet-active.js";
-import { sharedSessionWarnings } from "./session-warnings.js";
+import { securityWarnings } from "./security-warnings.js";
 import { streamingWarnings } from "./streaming-warnings.js";
 
 export { resolvePaths, expandUserPath, UserError, type OpenClawPaths } from "./paths.js";
@@ -28,6 +28,7 @@ export { parseCliValue } from "./io/cli-value.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
 export { notYetActiveWarnings } from "./not-yet-active.js";
 export { streamingWarnings } from "./streaming-warnings.js";
+export { gatewayAuthWarnings, securityWarnings } from "./security-warnings.js";
 export { sharedSessionWarnings } from "./session-warnings.js";
 export { FIRST_PARTY_CHANNELS, type FirstPartyChannel } from "./first-party-channels.js";
 // From json-schema.js directly: reference/index.js would also load the markdown renderer.
@@ -94,7 +95,7 @@ export async function loadConfig(paths: OpenClawPaths, options: LoadConfigOption
       ...warnings,
       ...notYetActiveWarnings(result.config),
       ...streamingWarnings(resolved, registry),
-      ...sharedSessionWarnings(resolved),
+      ...securityWarnings(resolved),
     ],
   };
 }

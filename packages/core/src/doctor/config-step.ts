@@ -3,7 +3,7 @@ import {
   formatProblems,
   readConfigSource,
   resolveConfigSource,
-  sharedSessionWarnings,
+  securityWarnings,
   validateConfig,
   writeConfigFile,
 } from "../config/index.js";
@@ -56,7 +56,7 @@ export const configStep: DoctorStep = {
     const toCheck = fix ? migrated : outcome.changes.length > 0 ? migrated : source.raw;
     try {
       const resolved = await resolveConfigSource(toCheck, { file });
-      result.notes.push(...sharedSessionWarnings(resolved).map((w) => `Warning: ${w}`));
+      result.notes.push(...securityWarnings(resolved).map((w) => `Warning: ${w}`));
       const validation = validateConfig(resolved, registry);
       if (!validation.ok) {
         // Retired keys still present after migration live in $include'd files (or were refused above).

@@ -93,6 +93,7 @@ export class ControlServer {
         host: this.options.host,
         port: () => (this.http.address() as AddressInfo | null)?.port ?? this.options.port,
         allowedOrigins: this.options.allowedOrigins ?? [],
+        tokenRequired: this.options.token !== undefined,
       });
       if (refused !== undefined) {
         this.options.log.warn(`control API: refused a connection: ${refused}`);

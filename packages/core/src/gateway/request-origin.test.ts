@@ -28,7 +28,7 @@ function open(url: string, headers: Record<string, string>): Promise<number | "o
 
 describe("the control API refuses what a hostile web page can send (reference: any page could drive the agent)", () => {
   it("refuses a foreign browser origin, accepts the gateway's own and programs without an Origin", async () => {
-    h = await startHarness({ config: { gateway: { auth: { mode: "none" } } } });
+    h = await startHarness({ config: {} });
     const { url, port } = h.gateway;
     expect(await open(url, { Origin: "http://evil.example.com" })).toBe(403);
     expect(await open(url, { Origin: "null" })).toBe(403);
@@ -37,6 +37,19 @@ describe("the control API refuses what a hostile web page can send (reference: a
     expect(await open(url, { Origin: `http://localhost:${port}` })).toBe("open");
     expect(await open(url, {})).toBe("open");
     expect(h.logs.some((l) => l.includes('browser origin "http://evil.example.com" is not allowed'))).toBe(true);
+  });
+
+  it('refuses every browser origin, its own and the allowed ones too, when gateway.auth.mode is "none"', async () => {
+    h = await startHarness({
+      config: { gateway: { auth: { mode: "none" }, controlUi: { allowedOrigins: ["https://admin.example.com"] } } },
+    });
+    const { url, port } = h.gateway;
+    expect(await open(url, { Origin: `http://127.0.0.1:${port}` })).toBe(403);
+    expect(await open(url, { Origin: "https://admin.example.com" })).toBe(403);
+    expect(await open(url, {})).toBe("open");
+    expect(
+      h.logs.some((l) => l.includes('gateway.auth.mode is "none", and browser pages may only use a gateway that requires a token')),
+    ).toBe(true);
   });
 
   it("refuses a Host that is not a loopback name (DNS rebinding onto 127.0.0.1)", async () => {

@@ -12,6 +12,8 @@ export interface OriginPolicy {
   port: () => number;
   /** `gateway.controlUi.allowedOrigins`, as written (e.g. `https://admin.example.com`). */
   allowedOrigins: readonly string[];
+  /** False with `gateway.auth.mode: "none"`: then no browser page may connect at all. */
+  tokenRequired: boolean;
 }
 
 /** True for `localhost`, `*.localhost`, 127.0.0.0/8 and ::1. */
@@ -47,7 +49,9 @@ function normalizeOrigin(origin: string): string | undefined {
  *   that merely resolves there (DNS rebinding) is refused. A lan bind accepts any Host (the
  *   token is required there).
  * - Origin (sent by browsers): the gateway's own origin (`http://<loopback name>:<port>`) or one
- *   of `gateway.controlUi.allowedOrigins`; anything else, `null` included, is refused.
+ *   of `gateway.controlUi.allowedOrigins`; anything else, `null` included, is refused. Without a
+ *   token (`gateway.auth.mode: "none"`) every browser origin is refused: a page the user opens
+ *   must never reach a gateway that asks for no proof at all.
  */
 export function refusedUpgrade(req: IncomingMessage, policy: OriginPolicy): string | undefined {
   const loopbackBind = isLoopbackName(policy.host);
@@ -60,6 +64,9 @@ export function refusedUpgrade(req: IncomingMessage, policy: OriginPolicy): stri
   }
   const origin = req.headers.origin;
   if (origin === undefined) return undefined;
+  if (!policy.tokenRequired) {
+    return `browser origin ${JSON.stringify(origin)} refused: gateway.auth.mode is "none", and browser pages may only use a gateway that requires a token; set gateway.auth.mode to "token" to use the control API from a browser`;
+  }
   const normalized = normalizeOrigin(origin);
   if (normalized !== undefined) {
     const url = new URL(normalized);

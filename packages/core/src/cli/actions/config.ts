@@ -2,7 +2,7 @@
 import {
   notYetActiveWarnings,
   streamingWarnings,
-  sharedSessionWarnings,
+  securityWarnings,
   ConfigError,
   ConfigFileError,
   configJsonSchema,
@@ -37,7 +37,7 @@ async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolv
   const result = validateConfig(resolved, plugins.registry);
   const problems = [...plugins.problems, ...(result.ok ? [] : result.problems)];
   const inactive = result.ok ? notYetActiveWarnings(result.config as Parameters<typeof notYetActiveWarnings>[0]) : [];
-  const streaming = result.ok ? [...streamingWarnings(resolved, plugins.registry), ...sharedSessionWarnings(resolved)] : [];
+  const streaming = result.ok ? [...streamingWarnings(resolved, plugins.registry), ...securityWarnings(resolved)] : [];
   return {
     resolved,
     result: problems.length ? { ok: false, problems } : result,
