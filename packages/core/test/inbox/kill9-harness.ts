@@ -26,7 +26,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const TOKEN = /\bq\d+-\d+-[a-z]\b/g;
+const TOKEN = /\bq\d+-\d+-t\d+\b/g;
 const FILLER = "I looked at this carefully and here is a complete answer, written slowly so that the preview has time to show it in pieces";
 
 /** The answer the fake model gives to the user texts it has not answered yet (deterministic). */
@@ -136,9 +136,12 @@ function startLife(home: string, timeoutMs: number): Promise<Life> {
  * event, from inside the fake that observes it, so the kill lands exactly there: a model request
  * arriving (before the model answered), or a Bot API send or edit arriving at Telegram or being
  * answered by it (while the preview streams, during the final). When every message is answered
- * before the chosen event, the kill comes then.
+ * before the chosen event, the kill comes then. With `turns`, a long run instead: 5 users send
+ * `turns` messages in small bursts, and the gateway is killed after about a third of the bursts
+ * (at least once), each time at a random event of the turns under way.
  */
-export async function runKillScenario(seed: number, options: { timeoutMs?: number } = {}): Promise<ScenarioResult> {
+export async function runKillScenario(seed: number, options: { timeoutMs?: number; turns?: number } = {}): Promise<ScenarioResult> {
+  const turns = options.turns;
   const random = seededRandom(seed);
   // The model's pauses draw from their own stream, so the scenario's choices do not depend on timing.
   const jitter = seededRandom(seed ^ 0x5bd1e995);
@@ -175,7 +178,7 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
         return steps;
       },
     });
-    const users: User[] = [1, 2, 3].map((i) => ({ id: 7000 + i, first_name: `User${i}` }));
+    const users: User[] = Array.from({ length: turns === undefined ? 3 : 5 }, (_, i) => ({ id: 7001 + i, first_name: `User${i + 1}` }));
     // Mostly the default live preview (finished by editing); sometimes final-only replies (sent
     // whole, through the delivery ledger).
     const streamingMode = random() < 0.3 ? "off" : "partial";
@@ -203,7 +206,7 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
     const sent = new Map<number, string[]>(users.map((u) => [u.id, []]));
     let counter = 0;
     const say = (user: User) => {
-      const token = `q${seed}-${user.id}-${String.fromCharCode(97 + counter++)}`;
+      const token = `q${seed}-${user.id}-t${counter++}`;
       sent.get(user.id)!.push(token);
       fakeTg.sendUserMessage({ chat: { id: user.id, type: "private" }, from: user, text: `${token} please answer this one` });
     };
@@ -253,20 +256,35 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
     trace("life 1 connected");
     await tg.waitFor(() => fakeTg.isPolling, timeoutMs);
     trace("polling");
-    say(users[0]!);
-    say(users[1]!);
-    say(users[2]!);
-    say(users[0]!);
-    await killAt(life, 1 + Math.floor(random() * 24), "life 1");
-    trace(story.at(-1)!);
-    let kills = 1;
-
-    life = await startLife(home, timeoutMs);
-    say(users[1]!);
-    if (random() < 0.3) {
-      await killAt(life, 1 + Math.floor(random() * 12), "life 2");
+    let kills = 0;
+    const killAndRestart = async (maxEvents: number) => {
       kills += 1;
+      await killAt(life!, 1 + Math.floor(random() * maxEvents), `life ${kills}`);
+      trace(story.at(-1)!);
       life = await startLife(home, timeoutMs);
+    };
+    if (turns === undefined) {
+      say(users[0]!);
+      say(users[1]!);
+      say(users[2]!);
+      say(users[0]!);
+      await killAndRestart(24);
+      say(users[1]!);
+      if (random() < 0.3) await killAndRestart(12);
+    } else {
+      // A long run: messages in small bursts from random users; after a burst the gateway is
+      // killed at a random event of the next ones (a third of the time), or the users wait for
+      // the answers (a third), or write again at once.
+      let left = turns;
+      while (left > 0) {
+        const burst = Math.min(left, 1 + Math.floor(random() * 3));
+        for (let i = 0; i < burst; i++) say(users[Math.floor(random() * users.length)]!);
+        left -= burst;
+        const next = random();
+        if (next < 0.34) await killAndRestart(16);
+        else if (next < 0.67) await tg.waitFor(allAnswered, timeoutMs);
+      }
+      if (kills === 0) await killAndRestart(16);
     }
     trace("waiting for all answers");
     await tg.waitFor(allAnswered, timeoutMs);

@@ -1,13 +1,17 @@
 // kill -9 anywhere in a turn: every message a user sent is answered exactly once, and nothing is
 // lost. The real gateway process with the Telegram plugin against the fake Bot API and a slow
-// fake model; see kill9-harness.ts for the scenario. `pnpm test` runs a few seeds; the soak
-// (`node bench/kill9-soak.mjs`, or OPENCLAW_KILL9_RUNS=20) runs 20 in a row.
+// fake model; see kill9-harness.ts for the scenarios. `pnpm test` runs a few short seeds and one
+// long run (50 messages, killed again and again); the soak (`node bench/kill9-soak.mjs`, or
+// OPENCLAW_KILL9_RUNS=20) runs 20 short ones in a row.
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CLI_ENTRY, runKillScenario, tokensOfAnswer, type ScenarioResult } from "./kill9-harness.js";
+import { CLI_ENTRY, runKillScenario, type ScenarioResult, tokensOfAnswer } from "./kill9-harness.js";
 
 const RUNS = Number(process.env.OPENCLAW_KILL9_RUNS ?? 3);
 const FIRST_SEED = Number(process.env.OPENCLAW_KILL9_SEED ?? Date.now() % 100_000);
+// The crash suite's long run: 50 turns, the gateway killed at random points all along.
+const LONG_TURNS = Number(process.env.OPENCLAW_KILL9_LONG_TURNS ?? 50);
+const LONG_SEED = Number(process.env.OPENCLAW_KILL9_LONG_SEED ?? (Date.now() + 7919) % 100_000);
 
 /** Everything the scenario must satisfy; returns the problems found (empty when none). */
 function judge(result: ScenarioResult): string[] {
@@ -48,29 +52,36 @@ function judge(result: ScenarioResult): string[] {
   return problems;
 }
 
+/** Runs the scenarios and fails with a report (seed, story, chats, and logs when it failed). */
+async function runAndJudge(seed: number, turns?: number): Promise<void> {
+  const result = await runKillScenario(seed, turns === undefined ? {} : { turns });
+  const problems = judge(result);
+  const repeat = turns === undefined ? `OPENCLAW_KILL9_SEED=${seed} OPENCLAW_KILL9_RUNS=1` : `OPENCLAW_KILL9_LONG_SEED=${seed}`;
+  const report = [
+    `seed ${seed} (repeat with ${repeat}): ${result.kills} kill(s); ${result.story.join("; ")}`,
+    ...problems,
+    ...[...result.chats].map(
+      ([id, messages]) => `chat ${id}: ${JSON.stringify(messages.map((m) => (result.known.has(m.id) ? m.text : `(unknown) ${m.text}`)))}`,
+    ),
+    problems.length > 0 ? result.logs.join("\n----\n") : "",
+  ].join("\n");
+  if (process.env.OPENCLAW_KILL9_VERBOSE) console.log(report);
+  expect(problems, report).toEqual([]);
+}
+
 describe("inbox: kill -9 at a random point of a turn", () => {
   it(
     `answers every message exactly once across ${RUNS} seeded runs (first seed ${FIRST_SEED})`,
     async () => {
       // The real CLI is what gets killed: a missing build fails the test rather than skipping it.
       expect(existsSync(CLI_ENTRY), `${CLI_ENTRY} is missing: run \`pnpm build\` first`).toBe(true);
-      for (let i = 0; i < RUNS; i++) {
-        const seed = FIRST_SEED + i;
-        const result = await runKillScenario(seed);
-        const problems = judge(result);
-        const report = [
-          `seed ${seed} (repeat with OPENCLAW_KILL9_SEED=${seed} OPENCLAW_KILL9_RUNS=1): ${result.story.join("; ")}`,
-          ...problems,
-          ...[...result.chats].map(
-            ([id, messages]) =>
-              `chat ${id}: ${JSON.stringify(messages.map((m) => (result.known.has(m.id) ? m.text : `(unknown) ${m.text}`)))}`,
-          ),
-          problems.length > 0 ? result.logs.join("\n----\n") : "",
-        ].join("\n");
-        if (process.env.OPENCLAW_KILL9_VERBOSE) console.log(report);
-        expect(problems, report).toEqual([]);
-      }
+      for (let i = 0; i < RUNS; i++) await runAndJudge(FIRST_SEED + i);
     },
     RUNS * 60_000,
   );
+
+  it(`answers each of ${LONG_TURNS} messages from 5 users exactly once while the gateway is killed again and again (seed ${LONG_SEED})`, async () => {
+    expect(existsSync(CLI_ENTRY), `${CLI_ENTRY} is missing: run \`pnpm build\` first`).toBe(true);
+    await runAndJudge(LONG_SEED, LONG_TURNS);
+  }, 300_000);
 });
