@@ -43,6 +43,17 @@ export default defineChannelConfig({
     sendRate: { perChat: 1, perChatBurst: 3, global: 30 },
   },
   delivery: { previewModes: ["partial", "progress"], defaultMode: "partial", blockReplies: "explicit" },
+  // User ids start with `u-` (chats are `dm-…` and `g-…`): `openclaw config validate` refuses
+  // any other entry in `allowFrom` and `groupAllowFrom`, since it could never match a sender.
+  ids: {
+    checkSender: (id) =>
+      /^u-./i.test(id)
+        ? undefined
+        : {
+            message: `${JSON.stringify(id)} is not a Chatterbox user id (user ids start with "u-").`,
+            fix: "ask the user to message the bot and run `openclaw pairing list`, which shows their id.",
+          },
+  },
   // Release 0.x called the token `token`: doctor moves it (at the root and in every account).
   migrations: [{ kind: "key-move", from: ["token"], to: ["apiToken"] }],
 });

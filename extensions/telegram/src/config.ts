@@ -11,6 +11,7 @@ import {
   DRAFT_CHUNK_KEY,
   groupSettingsShape,
   previewStreamingSchema,
+  type SenderIdProblem,
   STANDARD_FLAT_KEYS,
 } from "@openclaw/plugin-sdk/config";
 import { z } from "zod";
@@ -94,6 +95,27 @@ function telegramChatKind(id: string): ChatKind | undefined {
   return /^\d+$/.test(id) ? "direct" : undefined;
 }
 
+const FIND_USER_ID =
+  "ask the user to message the bot and run `openclaw pairing list` (it shows their numeric id), or find the id with @userinfobot, and write that number.";
+
+/**
+ * Which sender ids a Telegram user can have: a positive whole number (`"*"` and the `tg:` /
+ * `telegram:` prefixes are handled by core). Usernames and negative (chat) ids never match.
+ */
+function checkTelegramSender(id: string): SenderIdProblem | undefined {
+  if (/^[1-9]\d*$/.test(id)) return undefined;
+  if (id.startsWith("@")) {
+    return { message: `${JSON.stringify(id)} is a username; Telegram allows senders by numeric user id.`, fix: FIND_USER_ID };
+  }
+  if (/^-\d+$/.test(id)) {
+    return {
+      message: `${JSON.stringify(id)} is a group chat id, not a user id.`,
+      fix: `list the group under groups (${JSON.stringify(id)}: { … }) and its members' numeric user ids in groupAllowFrom.`,
+    };
+  }
+  return { message: `${JSON.stringify(id)} is not a Telegram user id (a positive whole number, e.g. 123456789).`, fix: FIND_USER_ID };
+}
+
 /** Everything validation, doctor and the delivery planner need to know about `channels.telegram`. */
 export const telegramChannelConfig = defineChannelConfig({
   id: "telegram",
@@ -102,7 +124,7 @@ export const telegramChannelConfig = defineChannelConfig({
   schema: telegramConfigSchema,
   capabilities: TELEGRAM_CAPABILITIES,
   delivery: { previewModes: ["partial", "block", "progress"], defaultMode: "partial", blockReplies: "inherit" },
-  ids: { prefixes: ["tg"], chatKindOf: telegramChatKind },
+  ids: { prefixes: ["tg"], chatKindOf: telegramChatKind, checkSender: checkTelegramSender },
   migrations: [
     {
       kind: "streaming-aliases",

@@ -145,3 +145,89 @@ describe("keys accepted but not acted on yet", () => {
     expect(res.stderr).toContain("agents.defaults.sandbox is accepted but this version does not sandbox sessions yet");
   });
 });
+
+const writeTelegram = (telegram: Record<string, unknown>) =>
+  write(
+    JSON.stringify({ plugins: { load: { paths: [TELEGRAM_DIR] } }, channels: { telegram: { botToken: "123456:ABCDEF", ...telegram } } }),
+  );
+
+/** The problem lines `config validate` printed, keyed by config path. */
+function problemLines(stderr: string): Map<string, string> {
+  const lines = new Map<string, string>();
+  for (const line of stderr.split("\n")) {
+    const m = /^\s+- (\S+): (.*)$/.exec(line);
+    if (m) lines.set(m[1]!, m[2]!);
+  }
+  return lines;
+}
+
+describe("sender ids that can never match", () => {
+  it("config validate names every bad Telegram allowFrom entry with its path, the file and the fix; good ones pass", async () => {
+    writeTelegram({
+      dmPolicy: "allowlist",
+      allowFrom: ["123456789", "@alice", 12.5, "tg:987654321", "telegram:42", 555, "*", "-1001234567890"],
+      groupAllowFrom: ["alice"],
+      groups: { "-1001234567890": { allowFrom: ["tg:@bob", "77"], topics: { "3": { allowFrom: ["tg:"] } } } },
+      accounts: { work: { botToken: "654321:FEDCBA", allowFrom: ["@carol"], groupAllowFrom: [0] } },
+    });
+    const res = await runCli(["config", "validate"], { home });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(configPath);
+    const problems = problemLines(res.stderr);
+    expect([...problems.keys()].sort()).toEqual(
+      [
+        "channels.telegram.allowFrom[1]",
+        "channels.telegram.allowFrom[2]",
+        "channels.telegram.allowFrom[7]",
+        "channels.telegram.groupAllowFrom[0]",
+        'channels.telegram.groups["-1001234567890"].allowFrom[0]',
+        'channels.telegram.groups["-1001234567890"].topics["3"].allowFrom[0]',
+        "channels.telegram.accounts.work.allowFrom[0]",
+        "channels.telegram.accounts.work.groupAllowFrom[0]",
+      ].sort(),
+    );
+    expect(problems.get("channels.telegram.allowFrom[1]")).toBe(
+      '"@alice" is a username; Telegram allows senders by numeric user id. Fix: ask the user to message the bot and run `openclaw pairing list` (it shows their numeric id), or find the id with @userinfobot, and write that number.',
+    );
+    expect(problems.get("channels.telegram.allowFrom[2]")).toBe(
+      "12.5 can never match a sender: an id written as a number must be a whole number. Fix: write the sender's exact id (a whole number, or a string).",
+    );
+    expect(problems.get("channels.telegram.allowFrom[7]")).toContain(
+      '"-1001234567890" is a group chat id, not a user id. Fix: list the group under groups',
+    );
+    expect(problems.get("channels.telegram.groupAllowFrom[0]")).toContain('"alice" is not a Telegram user id');
+    expect(problems.get('channels.telegram.groups["-1001234567890"].allowFrom[0]')).toContain('"@bob" is a username');
+    expect(problems.get('channels.telegram.groups["-1001234567890"].topics["3"].allowFrom[0]')).toContain('"tg:" names no sender');
+    expect(problems.get("channels.telegram.accounts.work.allowFrom[0]")).toContain('"@carol" is a username');
+    expect(problems.get("channels.telegram.accounts.work.groupAllowFrom[0]")).toContain('"0" is not a Telegram user id');
+
+    const json = JSON.parse((await runCli(["config", "validate", "--json"], { home })).stdout);
+    expect(json.valid).toBe(false);
+    expect(json.problems).toContainEqual(
+      expect.objectContaining({ path: "channels.telegram.allowFrom[1]", fix: expect.stringContaining("pairing list") }),
+    );
+
+    writeTelegram({ dmPolicy: "allowlist", allowFrom: ["123456789", "tg:987654321", 555, "*"], groupAllowFrom: ["telegram:42"] });
+    const fixed = await runCli(["config", "validate"], { home });
+    expect(fixed.code, fixed.stderr).toBe(0);
+  });
+
+  it("the gateway refuses to start and doctor reports the entry; config set refuses to write one", async () => {
+    writeTelegram({ allowFrom: ["@alice"] });
+    const gateway = await runCli(["gateway", "--port", "0"], { home });
+    expect(gateway.code).toBe(1);
+    expect(gateway.stderr).toContain(`Invalid config in ${configPath}`);
+    expect(gateway.stderr).toContain('channels.telegram.allowFrom[0]: "@alice" is a username');
+    expect(gateway.stderr).not.toContain("listening");
+
+    const doctor = await runCli(["doctor"], { home });
+    expect(doctor.code).not.toBe(0);
+    expect(doctor.stdout + doctor.stderr).toContain('channels.telegram.allowFrom[0]: "@alice" is a username');
+
+    writeTelegram({ allowFrom: ["123456789"] });
+    const set = await runCli(["config", "set", "channels.telegram.groupAllowFrom", '["@bob"]'], { home });
+    expect(set.code).toBe(1);
+    expect(set.stderr).toContain("Not written");
+    expect(set.stderr).toContain('channels.telegram.groupAllowFrom[0]: "@bob" is a username');
+  });
+});

@@ -21,7 +21,8 @@ function stripPrefix(id: string, prefixes: readonly string[]): string {
 
 const lower = (id: string): string => id.toLowerCase();
 
-function bare(ids: ChannelIds, id: string): string {
+/** An id with the `<channel>:` (or a declared) prefix removed; the caller trims it first. */
+export function stripIdPrefix(ids: ChannelIds, id: string): string {
   return stripPrefix(id, [ids.channel.trim(), ...(ids.rules?.prefixes ?? [])]);
 }
 
@@ -39,7 +40,7 @@ function asText(id: unknown): string {
 export function normalizeSenderId(ids: ChannelIds, id: unknown): string {
   const text = asText(id);
   if (text === "" || text === "*") return text;
-  const stripped = bare(ids, text);
+  const stripped = stripIdPrefix(ids, text);
   return stripped === "" ? "" : (ids.rules?.sender ?? lower)(stripped);
 }
 
@@ -47,7 +48,7 @@ export function normalizeSenderId(ids: ChannelIds, id: unknown): string {
 export function normalizeChatId(ids: ChannelIds, id: unknown): string {
   const text = asText(id);
   if (text === "" || text === "*") return text;
-  const stripped = bare(ids, text);
+  const stripped = stripIdPrefix(ids, text);
   return stripped === "" ? "" : (ids.rules?.chat ?? lower)(stripped);
 }
 

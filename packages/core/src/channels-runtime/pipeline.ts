@@ -7,6 +7,7 @@ import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/in
 import { Inbox, type InboxTurn, type InboxVerdict } from "../inbox/index.js";
 import { createMessageTool, resolveRoute } from "../routing/index.js";
 import { resolveBlockStreamingSettings } from "../streaming/index.js";
+import { checkInboundSize, tooLongNotice } from "./inbound-limit.js";
 import { SqliteDeliveryLedger } from "./ledger.js";
 import { planDelivery } from "./plan.js";
 
@@ -179,6 +180,15 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         );
       }
       return;
+    }
+
+    const tooLong = checkInboundSize(message.text, account.config);
+    if (tooLong) {
+      account.log.warn(
+        `message ${message.messageId} from ${message.sender.id} is ${tooLong.length} characters, over the limit of ${tooLong.limit} (channels.${account.channel}.maxInboundChars); not given to the agent, the sender was told`,
+      );
+      await sendPlain(account, target, tooLongNotice(tooLong), `${turn.replyKey}:too-long`, message.messageId);
+      return turn.dropped(`too long (${tooLong.length} characters, limit ${tooLong.limit})`);
     }
 
     const route = resolveRoute(message, deps.config, rulesOf);

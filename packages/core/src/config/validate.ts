@@ -2,6 +2,7 @@ import { formatPath, isPlainObject, type LegacyFinding } from "@openclaw/plugin-
 import { z } from "zod";
 import { UserError } from "./paths.js";
 import type { ConfigRegistry } from "./registry.js";
+import { senderIdProblems } from "./sender-id-problems.js";
 
 /** One thing wrong with a config: where, what, and how to fix it. */
 export interface ConfigProblem {
@@ -183,6 +184,17 @@ function problemsFromIssues(
           fix: "rename it.",
         });
         break;
+      case "custom": {
+        // Refinements may carry their fix in `params.fix` (e.g. the SDK's sender-id check).
+        const fix = (issue.params as { fix?: unknown } | undefined)?.fix;
+        out.push({
+          kind: "invalid",
+          path: where,
+          message: `${issue.message}.`,
+          ...(typeof fix === "string" ? { fix } : {}),
+        });
+        break;
+      }
       default:
         out.push({ kind: "invalid", path: where, message: `${issue.message}.` });
     }
@@ -193,7 +205,8 @@ function problemsFromIssues(
 /**
  * Validates a resolved config (after `$include` and `${VAR}` substitution). Retired keys are
  * reported once each, pointing at `openclaw doctor --fix`, and the schema errors they cause are
- * not repeated. On success the config comes back with every default applied.
+ * not repeated. Sender-list entries that can never match (see `senderIdProblems`) are errors too.
+ * On success the config comes back with every default applied.
  */
 export function validateConfig(raw: unknown, registry: ConfigRegistry): ValidationResult<z.output<ConfigSchema>> {
   if (!isPlainObject(raw)) {
@@ -216,9 +229,10 @@ export function validateConfig(raw: unknown, registry: ConfigRegistry): Validati
     message: f.message.startsWith(formatPath(f.path)) ? f.message.slice(formatPath(f.path).length).replace(/^[:\s]+/, "") : f.message,
   }));
   const parsed = registry.schema.safeParse(raw);
-  if (parsed.success && legacyProblems.length === 0) return { ok: true, config: parsed.data };
+  const senderProblems = senderIdProblems(raw, (channel) => registry.channels.find((c) => c.id === channel)?.ids);
+  if (parsed.success && legacyProblems.length === 0 && senderProblems.length === 0) return { ok: true, config: parsed.data };
   const schemaProblems = parsed.success ? [] : problemsFromIssues(parsed.error.issues, raw, registry, legacy);
-  return { ok: false, problems: [...legacyProblems, ...schemaProblems] };
+  return { ok: false, problems: [...legacyProblems, ...schemaProblems, ...senderProblems] };
 }
 
 type ConfigSchema = ConfigRegistry["schema"];

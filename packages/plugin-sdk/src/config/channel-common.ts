@@ -19,8 +19,20 @@ export const groupPolicySchema = z
     'Which groups the bot answers in (default "allowlist", fail-closed): "allowlist" only groups listed in `groups` (and senders in groupAllowFrom when set); "open" any group; "disabled" none.',
   );
 
-/** Sender ids; numbers are accepted for platforms with numeric ids; `"*"` means anyone. */
-export const senderListSchema = z.array(z.union([z.string().min(1), z.number()]));
+/** A sender id written as a number: only a whole number can ever equal a platform's id. */
+const numericSenderIdSchema = z.number().refine(Number.isSafeInteger, {
+  error: (issue) => `${String(issue.input)} can never match a sender: an id written as a number must be a whole number`,
+  params: { fix: "write the sender's exact id (a whole number, or a string)." },
+});
+
+/**
+ * Sender ids; whole numbers are accepted for platforms with numeric ids (`12.5` is refused);
+ * `"*"` means anyone. Which ids a platform can have is checked by its `ids.checkSender` rule.
+ */
+export const senderListSchema = z.array(z.union([z.string().min(1), numericSenderIdSchema]));
+
+/** The longest inbound message (in characters, UTF-16 code units) handed to the agent unless `maxInboundChars` says otherwise. */
+export const DEFAULT_MAX_INBOUND_CHARS = 16_000;
 
 /** Settings of one group (or `"*"`, the defaults for every group). */
 export const groupSettingsShape = {
@@ -54,6 +66,13 @@ export function channelCommonShape(options: { textChunkLimit: number; groupSetti
       .positive()
       .optional()
       .describe(`Longest message sent before the reply is split (default ${options.textChunkLimit}).`),
+    maxInboundChars: z
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        `Longest incoming message handed to the agent, in characters (default ${DEFAULT_MAX_INBOUND_CHARS}); a longer one is not answered by the agent: the sender is told it was too long.`,
+      ),
   };
 }
 

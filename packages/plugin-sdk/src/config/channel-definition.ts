@@ -39,6 +39,14 @@ export interface DeliveryPolicy {
   nativeStream?: { mode: string; flag?: string; overBlocks: boolean };
 }
 
+/** Why a configured sender id can never match anyone, and what to write instead. */
+export interface SenderIdProblem {
+  /** What is wrong, naming the entry as written, e.g. `"@alice" is a username; Telegram allowFrom takes numeric user ids.` */
+  message: string;
+  /** What the user should do, e.g. `ask the user to message the bot and run \`openclaw pairing list\`.` */
+  fix: string;
+}
+
 /**
  * How a channel spells ids, so that `allowFrom`, `groups` keys, pairing rows, bindings and session
  * keys agree on what "the same sender" means. Every function receives a trimmed, non-empty id
@@ -54,6 +62,15 @@ export interface ChannelIdRules {
   chat?(id: string): string;
   /** The kind of a chat named only by its (canonical) id, when its spelling tells; else undefined. */
   chatKindOf?(chatId: string): ChatKind | undefined;
+  /**
+   * Checks a sender id written in config (`allowFrom`, `groupAllowFrom`, a group's or topic's
+   * `allowFrom`, at the root and in every account): a problem when no sender of this platform can
+   * ever have that id, else undefined. Core never passes `"*"`, and passes numbers as their
+   * decimal string. `openclaw config validate`, `openclaw doctor` and gateway start report each
+   * problem as an error with its key path (e.g. `channels.<id>.allowFrom[1]`), the file and the
+   * fix. Absent: every id is accepted.
+   */
+  checkSender?(id: string): SenderIdProblem | undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ export {
   dmPolicySchema,
   groupPolicySchema,
   senderListSchema,
+  DEFAULT_MAX_INBOUND_CHARS,
   groupSettingsShape,
   channelCommonShape,
   channelConfigSchema,
@@ -31,6 +32,7 @@ export {
   type DeliveryPolicy,
   type DeliveryPreviewMode,
   type ChannelIdRules,
+  type SenderIdProblem,
 } from "./channel-definition.js";
 export {
   applyLegacyKeyRules,
