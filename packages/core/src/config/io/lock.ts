@@ -49,8 +49,12 @@ export async function withConfigLock<T>(file: string, fn: (lock: HeldConfigLock)
       lockfilePath: lockPath,
       stale: CONFIG_LOCK_STALE_MS,
       update: 5_000,
-      // Bounded by time, not count (`retry` reads maxRetryTime 0 as unbounded, so no wait means no retry).
-      retries: waitMs > 0 ? { retries: 1_000_000, factor: 1.3, minTimeout: 20, maxTimeout: 250, randomize: true, maxRetryTime: waitMs } : 0,
+      // Bounded by time, not count: `forever` cycles 20 back-off steps (a large `retries` would
+      // precompute that many delays) until maxRetryTime, which `retry` reads as unbounded when 0.
+      retries:
+        waitMs > 0
+          ? { forever: true, retries: 20, factor: 1.3, minTimeout: 20, maxTimeout: 250, randomize: true, maxRetryTime: waitMs }
+          : 0,
       onCompromised: (err) => {
         compromised = err;
       },
@@ -78,7 +82,8 @@ export async function withConfigLock<T>(file: string, fn: (lock: HeldConfigLock)
 
 function lockError(file: string, lockPath: string, waitMs: number, err: NodeJS.ErrnoException): ConfigFileError {
   const message =
-    err.code === "ELOCKED"
+    // Out of time, `retry` may report its own timeout error rather than the last ELOCKED.
+    err.code === "ELOCKED" || /RetryOperation timeout/.test(err.message)
       ? `is locked by another openclaw process (lock ${lockPath}); gave up after ${waitMs < 1000 ? `${waitMs} ms` : `${Math.round(waitMs / 1000)} s`}. ` +
         "Wait for the other command (or the gateway) to finish and run this again; if no openclaw process is running, delete the lock folder."
       : `cannot be locked for writing (lock ${lockPath}: ${err.code ?? ""} ${err.message}). Check that its folder exists and is writable.`;
