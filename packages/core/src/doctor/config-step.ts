@@ -4,16 +4,47 @@ import {
   readConfigSource,
   resolveConfigSource,
   securityWarnings,
+  updateConfigFile,
   validateConfig,
-  writeConfigFile,
+  type ConfigRegistry,
+  type ConfigSource,
+  type OpenClawPaths,
 } from "../config/index.js";
 import { resolveConfigRegistry } from "../plugins/index.js";
 import { emptyResult, type DoctorStep } from "./types.js";
 
+/** The main file as written, its migrated copy, and the registry (with plugins) that migrated it. */
+type Inspection =
+  | { kind: "missing" }
+  | { kind: "not-object" }
+  | {
+      kind: "object";
+      raw: Record<string, unknown>;
+      migrated: Record<string, unknown>;
+      outcome: ReturnType<ConfigRegistry["migrate"]>;
+      registry: ConfigRegistry;
+      plugins: { problems: { message: string }[]; warnings: string[] };
+    };
+
+async function inspect(paths: OpenClawPaths, source: ConfigSource): Promise<Inspection> {
+  if (!source.exists) return { kind: "missing" };
+  const raw = source.raw;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { kind: "not-object" };
+  // Installed plugins' channel definitions (and their retired-key rules) join the built-in ones.
+  const forPlugins = await resolveConfigSource(raw, { file: paths.configPath }).catch(() => raw);
+  const plugins = await resolveConfigRegistry(forPlugins, paths);
+  const migrated = structuredClone(raw) as Record<string, unknown>;
+  const outcome = plugins.registry.migrate(migrated);
+  return { kind: "object", raw: raw as Record<string, unknown>, migrated, outcome, registry: plugins.registry, plugins };
+}
+
+const hasChanges = (i: Inspection) => i.kind === "object" && i.outcome.changes.length > 0;
+
 /**
  * Migrates retired keys in the main config file (channel roots and every account), then
  * validates what is left. Migrations run on the file as written, so `${VAR}` references and
- * `$include` directives are kept as they are.
+ * `$include` directives are kept as they are. With `fix`, the file is rewritten under its lock
+ * (`updateConfigFile`), migrating the content found once the lock is held.
  */
 export const configStep: DoctorStep = {
   id: "config",
@@ -21,9 +52,19 @@ export const configStep: DoctorStep = {
   async run({ paths, fix }) {
     const result = emptyResult();
     const file = paths.configPath;
-    let source;
+    let inspected: Inspection;
     try {
-      source = await readConfigSource(file);
+      inspected = await inspect(paths, await readConfigSource(file));
+      if (fix && hasChanges(inspected)) {
+        // Migrate again under the lock, on the file as it is now: another process may have changed it.
+        const write = await updateConfigFile(file, async (source) => {
+          inspected = await inspect(paths, source);
+          return inspected.kind === "object" && hasChanges(inspected) ? inspected.migrated : undefined;
+        });
+        if (write.written) {
+          result.notes.push(`Wrote ${file}${write.backupPath ? `; the previous version is kept as ${write.backupPath}` : ""}.`);
+        }
+      }
     } catch (err) {
       if (err instanceof ConfigFileError) {
         result.problems.push(err.message);
@@ -31,29 +72,20 @@ export const configStep: DoctorStep = {
       }
       throw err;
     }
-    if (!source.exists) {
+    if (inspected.kind === "missing") {
       result.notes.push(`No config file at ${file}; the safe defaults are in effect.`);
       return result;
     }
-    if (typeof source.raw !== "object" || source.raw === null || Array.isArray(source.raw)) {
+    if (inspected.kind === "not-object") {
       result.problems.push(`${file} must hold an object ({ … }); fix it by hand.`);
       return result;
     }
-    // Installed plugins' channel definitions (and their retired-key rules) join the built-in ones.
-    const forPlugins = await resolveConfigSource(source.raw, { file }).catch(() => source.raw);
-    const withPlugins = await resolveConfigRegistry(forPlugins, paths);
-    const registry = withPlugins.registry;
-    result.problems.push(...withPlugins.problems.map((p) => p.message));
-    result.notes.push(...withPlugins.warnings.map((w) => `Warning: ${w}`));
-    const migrated = structuredClone(source.raw) as Record<string, unknown>;
-    const outcome = registry.migrate(migrated);
+    const { raw, migrated, outcome, registry, plugins } = inspected;
+    result.problems.push(...plugins.problems.map((p) => p.message));
+    result.notes.push(...plugins.warnings.map((w) => `Warning: ${w}`));
     result.changes.push(...outcome.changes);
     result.problems.push(...outcome.problems.map((p) => `${p} (in ${file})`));
-    if (fix && outcome.changes.length > 0) {
-      const { backupPath } = await writeConfigFile(file, migrated);
-      result.notes.push(`Wrote ${file}${backupPath ? `; the previous version is kept as ${backupPath}` : ""}.`);
-    }
-    const toCheck = fix ? migrated : outcome.changes.length > 0 ? migrated : source.raw;
+    const toCheck = fix ? migrated : outcome.changes.length > 0 ? migrated : raw;
     try {
       const resolved = await resolveConfigSource(toCheck, { file });
       result.notes.push(...securityWarnings(resolved).map((w) => `Warning: ${w}`));

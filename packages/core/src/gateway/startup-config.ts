@@ -4,7 +4,7 @@ import {
   loadConfig,
   readConfigSource,
   resolveConfigSource,
-  writeConfigFile,
+  updateConfigFile,
   type OpenClawConfig,
   type OpenClawPaths,
 } from "../config/index.js";
@@ -29,7 +29,8 @@ export interface StartupConfig {
 /**
  * Loads the config the way the gateway starts with it: first the safe doctor migrations run on
  * the file as written (so `${VAR}` and `$include` stay as they are); when they change anything the
- * file is rewritten with a backup (`<file>.bak`) and each change is logged; then the config is
+ * file is rewritten under its lock with a backup (`<file>.bak`) and each change is logged (the
+ * file is not locked when nothing changes, so a read-only config folder works); then the config is
  * validated with the channel definitions of the loaded plugins. Throws the `ConfigError` (a
  * UserError listing every problem) when the config is still invalid.
  */
@@ -43,20 +44,35 @@ export async function loadStartupConfig(input: {
   const file = paths.configPath;
   const source = await readConfigSource(file);
   const result: Omit<StartupConfig, "config"> = { migrated: [] };
-  if (source.exists && source.raw !== null && typeof source.raw === "object" && !Array.isArray(source.raw)) {
+  if (isObject(source.raw)) {
     const registry = createConfigRegistry(channels);
-    const migrated = structuredClone(source.raw) as Record<string, unknown>;
-    const outcome = registry.migrate(migrated);
+    const migrate = (raw: Record<string, unknown>) => {
+      const migrated = structuredClone(raw);
+      return { migrated, outcome: registry.migrate(migrated) };
+    };
+    let { outcome } = migrate(source.raw);
     for (const problem of outcome.problems) log.warn(`config: ${problem} (in ${file}); fix it by hand`);
     if (outcome.changes.length > 0) {
-      const { backupPath } = await writeConfigFile(file, migrated);
-      for (const change of outcome.changes) log.info(`config migrated: ${change}`);
-      log.info(`config: rewrote ${file}${backupPath ? `; the previous version is kept as ${backupPath}` : ""}`);
-      result.migrated = outcome.changes;
-      if (backupPath) result.backupPath = backupPath;
+      // Migrate again under the lock, on the file as it is now: another process may have changed it.
+      const { written, backupPath } = await updateConfigFile(file, ({ raw }) => {
+        if (!isObject(raw)) return undefined;
+        const again = migrate(raw);
+        outcome = again.outcome;
+        return outcome.changes.length > 0 ? again.migrated : undefined;
+      });
+      if (written) {
+        for (const change of outcome.changes) log.info(`config migrated: ${change}`);
+        log.info(`config: rewrote ${file}${backupPath ? `; the previous version is kept as ${backupPath}` : ""}`);
+        result.migrated = outcome.changes;
+        if (backupPath) result.backupPath = backupPath;
+      }
     }
   }
   const loaded = await loadConfig(paths, { env, channels });
   for (const warning of loaded.warnings) log.warn(`config: ${warning}`);
   return { config: loaded.config, ...result };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

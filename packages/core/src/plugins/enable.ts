@@ -1,4 +1,4 @@
-import { readConfigSource, resolveConfigSource, setAtPath, UserError, writeConfigFile, type OpenClawPaths } from "../config/index.js";
+import { resolveConfigSource, setAtPath, updateConfigFile, UserError, type OpenClawPaths } from "../config/index.js";
 import { disabledReason, readPluginSettings } from "./policy.js";
 import { resolvePlugins } from "./resolve.js";
 
@@ -21,9 +21,9 @@ async function effectiveConfig(file: string, raw: unknown): Promise<unknown> {
 }
 
 /**
- * Sets `plugins.entries.<id>.enabled` in the main config file (atomic write with a `.bak`
- * backup; the file is created when missing). Throws a `UserError` when no installed plugin has
- * that id, or the file does not hold an object.
+ * Sets `plugins.entries.<id>.enabled` in the main config file (a locked read-modify-write with
+ * rotated `.bak` backups, see `updateConfigFile`; the file is created when missing). Throws a
+ * `UserError` when no installed plugin has that id, or the file does not hold an object.
  */
 export async function setPluginEnabled(
   paths: OpenClawPaths,
@@ -32,23 +32,24 @@ export async function setPluginEnabled(
   options: { cwd?: string } = {},
 ): Promise<SetPluginEnabledResult> {
   const file = paths.configPath;
-  const source = await readConfigSource(file);
-  const current = source.raw;
-  if (typeof current !== "object" || current === null || Array.isArray(current)) {
-    throw new UserError(`${file} does not hold an object; fix it by hand first.`);
-  }
-  const set = await resolvePlugins({ paths, config: await effectiveConfig(file, current), ...(options.cwd ? { cwd: options.cwd } : {}) });
-  const known = new Set([
-    ...set.plugins.map((p) => p.id),
-    ...set.problems.filter((p) => p.level === "error" && p.pluginId).map((p) => p.pluginId!),
-  ]);
-  if (!known.has(id)) {
-    throw new UserError(
-      `No installed plugin has the id "${id}"${known.size ? `; installed: ${[...known].sort().join(", ")}` : "; none is installed (see `openclaw plugins install`)"}.`,
-    );
-  }
-  const next = setAtPath(structuredClone(current) as Record<string, unknown>, ["plugins", "entries", id, "enabled"], enabled);
-  const { backupPath } = await writeConfigFile(file, next);
+  let next: Record<string, unknown> = {};
+  const { backupPath } = await updateConfigFile(file, async ({ raw: current }) => {
+    if (typeof current !== "object" || current === null || Array.isArray(current)) {
+      throw new UserError(`${file} does not hold an object; fix it by hand first.`);
+    }
+    const set = await resolvePlugins({ paths, config: await effectiveConfig(file, current), ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const known = new Set([
+      ...set.plugins.map((p) => p.id),
+      ...set.problems.filter((p) => p.level === "error" && p.pluginId).map((p) => p.pluginId!),
+    ]);
+    if (!known.has(id)) {
+      throw new UserError(
+        `No installed plugin has the id "${id}"${known.size ? `; installed: ${[...known].sort().join(", ")}` : "; none is installed (see `openclaw plugins install`)"}.`,
+      );
+    }
+    next = setAtPath(structuredClone(current) as Record<string, unknown>, ["plugins", "entries", id, "enabled"], enabled);
+    return next;
+  });
   const result: SetPluginEnabledResult = { file, ...(backupPath ? { backupPath } : {}) };
   if (enabled) {
     const reason = disabledReason(id, readPluginSettings(await effectiveConfig(file, next), file));

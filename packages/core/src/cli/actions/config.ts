@@ -16,8 +16,9 @@ import {
   unsetAtPath,
   UserError,
   validateConfig,
-  writeConfigFile,
+  updateConfigFile,
   type ConfigProblem,
+  type ConfigSource,
   type OpenClawPaths,
 } from "../../config/index.js";
 import { resolveConfigRegistry } from "../../plugins/index.js";
@@ -47,27 +48,37 @@ async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolv
 
 const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
 
-/** Writes `next` only when it adds no new problem to those `current` already had. */
-async function writeIfNoNewProblems(ctx: CliContext, file: string, current: unknown, next: Record<string, unknown>, what: string) {
-  let before: ConfigProblem[] = [];
-  try {
-    const b = await validateRaw(ctx.paths(), current);
-    if (!b.result.ok) before = b.result.problems;
-  } catch {
-    // An unresolvable current file: judge the new content on its own.
-  }
-  const after = await validateRaw(ctx.paths(), next);
-  if (!after.result.ok) {
-    const known = new Set(before.map(problemKey));
-    const added = after.result.problems.filter((p) => !known.has(problemKey(p)));
-    if (added.length > 0) {
-      throw new UserError(`Not written: ${what} would make the config invalid.\n${formatProblems(file, added)}`);
+/**
+ * Changes the main file under its lock (`updateConfigFile`): `change` gets the file as written
+ * and returns the new content, which is written only when it adds no new problem to those the
+ * current content already had.
+ */
+async function changeConfigFile(ctx: CliContext, what: string, change: (source: ConfigSource) => Record<string, unknown>) {
+  const file = ctx.paths().configPath;
+  let remaining: ConfigProblem[] = [];
+  const { backupPath } = await updateConfigFile(file, async (source) => {
+    const next = change(source);
+    let before: ConfigProblem[] = [];
+    try {
+      const b = await validateRaw(ctx.paths(), source.raw);
+      if (!b.result.ok) before = b.result.problems;
+    } catch {
+      // An unresolvable current file: judge the new content on its own.
     }
-  }
-  const { backupPath } = await writeConfigFile(file, next);
+    const after = await validateRaw(ctx.paths(), next);
+    if (!after.result.ok) {
+      const known = new Set(before.map(problemKey));
+      const added = after.result.problems.filter((p) => !known.has(problemKey(p)));
+      if (added.length > 0) {
+        throw new UserError(`Not written: ${what} would make the config invalid.\n${formatProblems(file, added)}`);
+      }
+      remaining = after.result.problems;
+    }
+    return next;
+  });
   writeLine(ctx.stdout, `${what} in ${file}${backupPath ? ` (previous version kept as ${backupPath})` : ""}`);
-  if (!after.result.ok) {
-    writeLine(ctx.stderr, `Warning: the config still has problems it had before:\n${formatProblems(file, after.result.problems)}`);
+  if (remaining.length > 0) {
+    writeLine(ctx.stderr, `Warning: the config still has problems it had before:\n${formatProblems(file, remaining)}`);
   }
 }
 
@@ -126,27 +137,24 @@ export async function getConfigValue(ctx: CliContext, pathText: string, opts: { 
 export async function setConfigValue(ctx: CliContext, pathText: string, valueText: string): Promise<void> {
   const segments = parseConfigPath(pathText);
   const value = parseCliValue(valueText);
-  const file = ctx.paths().configPath;
-  const source = await readConfigSource(file);
-  const current = source.raw;
-  if (typeof current !== "object" || current === null || Array.isArray(current)) {
-    throw new UserError(`${file} does not hold an object; fix it by hand first.`);
-  }
-  const next = setAtPath(structuredClone(current) as Record<string, unknown>, segments, value);
-  await writeIfNoNewProblems(ctx, file, current, next, `Set ${pathText}`);
+  await changeConfigFile(ctx, `Set ${pathText}`, ({ raw }) => {
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw new UserError(`${ctx.paths().configPath} does not hold an object; fix it by hand first.`);
+    }
+    return setAtPath(structuredClone(raw) as Record<string, unknown>, segments, value);
+  });
 }
 
 /** `config unset`: removes a key; a key that is not set is a UserError. */
 export async function unsetConfigValue(ctx: CliContext, pathText: string): Promise<void> {
   const segments = parseConfigPath(pathText);
-  const file = ctx.paths().configPath;
-  const source = await readConfigSource(file);
-  const current = source.raw as Record<string, unknown>;
-  const next = structuredClone(current);
-  if (!source.exists || !unsetAtPath(next, segments)) {
-    throw new UserError(`${pathText} is not set in ${file}; nothing to remove.`);
-  }
-  await writeIfNoNewProblems(ctx, file, current, next, `Removed ${pathText}`);
+  await changeConfigFile(ctx, `Removed ${pathText}`, ({ exists, raw }) => {
+    const next = structuredClone(raw) as Record<string, unknown>;
+    if (!exists || !unsetAtPath(next, segments)) {
+      throw new UserError(`${pathText} is not set in ${ctx.paths().configPath}; nothing to remove.`);
+    }
+    return next;
+  });
 }
 
 /** `config schema`: the JSON Schema users point editors at, with the installed channel plugins' keys. */

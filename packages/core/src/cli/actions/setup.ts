@@ -1,6 +1,6 @@
 // `openclaw setup`, loaded only when it runs.
 import path from "node:path";
-import { writeConfigFile } from "../../config/index.js";
+import { updateConfigFile } from "../../config/index.js";
 import {
   ensureWorkspace,
   normalizeAgentId,
@@ -28,10 +28,11 @@ export async function runSetup(ctx: CliContext, opts: SetupOptions): Promise<voi
   const workspaceOverride = opts.workspace !== undefined ? path.resolve(opts.workspace) : undefined;
   const forDefaultAgent = opts.agent === undefined || normalizeAgentId(opts.agent) === resolveDefaultAgentId(loaded.config);
 
-  if (!loaded.exists) {
-    // Atomic (temp file + rename), mode 0600.
-    const fresh = workspaceOverride && forDefaultAgent ? { agents: { defaults: { workspace: workspaceOverride } } } : {};
-    await writeConfigFile(loaded.path, fresh, { backup: false });
+  const fresh = workspaceOverride && forDefaultAgent ? { agents: { defaults: { workspace: workspaceOverride } } } : {};
+  // Atomic (temp file + rename), mode 0600, under the config lock: written only if still missing then.
+  const created =
+    !loaded.exists && (await updateConfigFile(loaded.path, ({ exists }) => (exists ? undefined : fresh), { backup: false })).written;
+  if (created) {
     out.write(`Created config ${loaded.path}\n`);
     loaded = await ctx.loadConfig();
   } else {

@@ -36,4 +36,9 @@ describe("parseCliValue", () => {
     expect(() => parseCliValue("NaN")).toThrow(/not a finite number/);
     expect(() => parseCliValue("Infinity")).toThrow(UserError);
   });
+
+  it("rejects a value nested past the config's 64 levels, and accepts one at the limit", () => {
+    expect(parseCliValue(`${"[".repeat(64)}${"]".repeat(64)}`)).toBeInstanceOf(Array);
+    expect(() => parseCliValue(`${"[".repeat(5000)}${"]".repeat(5000)}`)).toThrow(/more than 64 levels deep/);
+  });
 });

@@ -1,6 +1,7 @@
 import { realpath, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { expandUserPath } from "../paths.js";
+import { formatMegabytes } from "./limits.js";
 
 /** Largest included file, in bytes (2 MiB). */
 export const MAX_INCLUDE_BYTES = 2 * 1024 * 1024;
@@ -80,8 +81,10 @@ export async function readIncludedFile(spec: string, baseDir: string, roots: Inc
   }
   if (!info.isFile()) return { ok: false, reason: `${real} is not a regular file.` };
   if (info.size > MAX_INCLUDE_BYTES) {
-    const mb = (info.size / (1024 * 1024)).toFixed(1);
-    return { ok: false, reason: `${real} is ${mb} MB; an included file may be at most 2 MB. Split it into smaller includes.` };
+    return {
+      ok: false,
+      reason: `${real} is ${formatMegabytes(info.size)}; an included file may be at most ${formatMegabytes(MAX_INCLUDE_BYTES)}. Split it into smaller includes.`,
+    };
   }
   try {
     return { ok: true, real, text: await readFile(real, "utf8") };

@@ -3,6 +3,7 @@ import type { ConfigProblem } from "./errors.js";
 import { formatConfigPath } from "./config-path.js";
 import { readIncludedFile, type IncludeRoots } from "./include-files.js";
 import { parseJson5Text } from "./json5-text.js";
+import { MAX_CONFIG_DEPTH } from "./limits.js";
 import { deepMerge, defineOwn, isPlainObject } from "./merge.js";
 
 /** Deepest allowed chain of nested `$include`s (main file -> 10 included files). */
@@ -138,7 +139,16 @@ async function expandIncludedFile(
         "Flatten the chain by including some of these files directly.",
     );
   }
-  const parsed = parseJson5Text(read.text, read.real);
+  // The included file's top level sits where the `$include` object was, keyPath.length levels down.
+  const maxDepth = Math.max(1, MAX_CONFIG_DEPTH - keyPath.length);
+  const parsed = parseJson5Text(read.text, read.real, {
+    maxDepth,
+    ...(keyPath.length > 0
+      ? {
+          depthNote: `it is included at ${formatConfigPath(keyPath)}, so it may add at most ${maxDepth} of the ${MAX_CONFIG_DEPTH} levels a config may have`,
+        }
+      : {}),
+  });
   if (!parsed.ok) {
     shared.problems.push({
       ...parsed.problem,

@@ -5,7 +5,16 @@ export { readConfigSource, type ConfigSource } from "./read.js";
 export { resolveConfigSource, type ResolveConfigSourceOptions } from "./resolve.js";
 export { MAX_INCLUDE_DEPTH } from "./includes.js";
 export { MAX_INCLUDE_BYTES } from "./include-files.js";
-export { writeConfigFile, type WriteConfigFileOptions, type WriteConfigFileResult } from "./write.js";
+export { MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH } from "./limits.js";
+export {
+  writeConfigFile,
+  configBackupPaths,
+  CONFIG_BACKUP_GENERATIONS,
+  type WriteConfigFileOptions,
+  type WriteConfigFileResult,
+} from "./write.js";
+export { updateConfigFile, type UpdateConfigFileResult } from "./update.js";
+export { configLockPath, CONFIG_LOCK_STALE_MS, CONFIG_LOCK_WAIT_MS, type ConfigLockOptions } from "./lock.js";
 export { parseConfigPath, formatConfigPath, getAtPath, setAtPath, unsetAtPath } from "./config-path.js";
 export { parseCliValue } from "./cli-value.js";
 export { deepMerge } from "./merge.js";

@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { ConfigFileError } from "./errors.js";
 import { parseJson5Text } from "./json5-text.js";
+import { formatMegabytes, MAX_CONFIG_BYTES } from "./limits.js";
 
 /** The config file as found on disk, before includes and `${VAR}` substitution. */
 export interface ConfigSource {
@@ -15,13 +16,32 @@ export interface ConfigSource {
 /**
  * Reads and parses a JSON5 config file. A missing file is not an error (`exists: false`,
  * `raw: {}`). Throws `ConfigFileError` for a syntax error (naming line and column), an empty
- * file, or a file that cannot be read (a directory, no permission).
+ * file, a file that cannot be read (a directory, no permission), a path that is not a regular
+ * file (a FIFO is refused without opening it), a file over `MAX_CONFIG_BYTES` (10 MB; refused
+ * from its size, before reading), or text nested deeper than `MAX_CONFIG_DEPTH` (64) levels.
  */
 export async function readConfigSource(file: string): Promise<ConfigSource> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    const info = await stat(file);
+    if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (!info.isFile()) {
+      throw new ConfigFileError(file, {
+        file,
+        message: "is not a regular file (a pipe, socket or device); point OPENCLAW_CONFIG_PATH at a JSON5 file.",
+      });
+    }
+    const handle = await open(file, "r");
+    try {
+      // Size again from the open file: it may have been replaced since the stat.
+      const { size } = await handle.stat();
+      if (Math.max(size, info.size) > MAX_CONFIG_BYTES) throw tooLarge(file, Math.max(size, info.size));
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
+    if (err instanceof ConfigFileError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { exists: false, raw: {} };
     throw new ConfigFileError(file, { file, message: describeReadError(err as NodeJS.ErrnoException) });
@@ -29,6 +49,15 @@ export async function readConfigSource(file: string): Promise<ConfigSource> {
   const parsed = parseJson5Text(text, file);
   if (!parsed.ok) throw new ConfigFileError(file, parsed.problem);
   return { exists: true, raw: parsed.value, text };
+}
+
+function tooLarge(file: string, size: number): ConfigFileError {
+  return new ConfigFileError(file, {
+    file,
+    message:
+      `is ${formatMegabytes(size)}; a config file may be at most ${formatMegabytes(MAX_CONFIG_BYTES)}. ` +
+      "A real config is a few KB: check that OPENCLAW_CONFIG_PATH names the config file, or restore it from a backup (.bak) if it was damaged.",
+  });
 }
 
 /** Human wording for a failed read of a config or included file. */

@@ -162,6 +162,19 @@ describe("$include", () => {
     expect(err.message).toMatch(/at most 2 MB/);
   });
 
+  it("caps the nesting of an included file, counting the levels above its $include", async () => {
+    // Included at a.b (2 levels below the top), a file may add 62 levels: 64 in all.
+    await put("ok.json5", `${"[".repeat(62)}${"]".repeat(62)}`);
+    await put("deep.json5", `${"[".repeat(63)}${"]".repeat(63)}`);
+    expect(await load(`{ a: { b: { $include: "ok.json5" } } }`)).toBeTruthy();
+    const err = await loadError(`{ a: { b: { $include: "deep.json5" } } }`);
+    expect(err.message).toContain(`${path.join(configDir, "deep.json5")}: is nested more than 62 levels deep`);
+    expect(err.message).toContain("it is included at a.b, so it may add at most 62 of the 64 levels a config may have");
+    expect(err.message).toContain(`included from ${mainFile} at a.b.$include`);
+    await put("very-deep.json5", `${"[".repeat(5000)}${"]".repeat(5000)}`);
+    expect((await loadError(`{ $include: "very-deep.json5" }`)).message).toContain("nested more than 64 levels deep");
+  });
+
   it("reports a missing file and a syntax error in an included file", async () => {
     await put("bad.json5", `{\n  a: 1\n  b: 2\n}`);
     const err = await loadError(`{ x: { $include: "missing.json5" }, y: { $include: "bad.json5" } }`);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import JSON5 from "json5";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigFileError, readConfigSource, writeConfigFile } from "./index.js";
+import { configBackupPaths, ConfigFileError, readConfigSource, writeConfigFile } from "./index.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -29,17 +29,20 @@ describe("writeConfigFile", () => {
     expect(await mode(path.dirname(file))).toBe(0o700);
   });
 
-  it("keeps the previous content in <file>.bak, replacing an older backup", async () => {
+  it("keeps the five previous versions: .bak (newest), then .bak.1 … .bak.4, dropping the oldest", async () => {
     const file = path.join(dir, "openclaw.json");
     await writeConfigFile(file, { v: 1 });
     const first = await writeConfigFile(file, { v: 2 });
     expect(first.backupPath).toBe(`${file}.bak`);
     expect(JSON.parse(await readFile(`${file}.bak`, "utf8"))).toEqual({ v: 1 });
-    await writeConfigFile(file, { v: 3 });
-    expect(JSON.parse(await readFile(`${file}.bak`, "utf8"))).toEqual({ v: 2 });
-    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ v: 3 });
-    expect(await mode(`${file}.bak`)).toBe(0o600);
-    expect((await readdir(dir)).sort()).toEqual(["openclaw.json", "openclaw.json.bak"]);
+    for (let v = 3; v <= 7; v++) await writeConfigFile(file, { v });
+    const version = async (p: string) => (JSON.parse(await readFile(p, "utf8")) as { v: number }).v;
+    expect(await version(file)).toBe(7);
+    expect(configBackupPaths(file)).toEqual([`${file}.bak`, `${file}.bak.1`, `${file}.bak.2`, `${file}.bak.3`, `${file}.bak.4`]);
+    expect(await Promise.all(configBackupPaths(file).map(version))).toEqual([6, 5, 4, 3, 2]);
+    for (const backup of configBackupPaths(file)) expect(await mode(backup)).toBe(0o600);
+    // v1 was the sixth version back: gone. No lock folder or temp file is left behind.
+    expect((await readdir(dir)).sort()).toEqual(["openclaw.json", ...configBackupPaths(file).map((p) => path.basename(p))].sort());
   });
 
   it("backs up a hand-written JSON5 file byte for byte, and can skip the backup", async () => {

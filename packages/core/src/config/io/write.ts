@@ -2,9 +2,13 @@ import { randomBytes } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { ConfigFileError } from "./errors.js";
+import { type ConfigLockOptions, type HeldConfigLock, withConfigLock } from "./lock.js";
 
-export interface WriteConfigFileOptions {
-  /** Copy the previous file to `<file>.bak` before replacing it. Default true. */
+/** How many previous versions a write keeps: `<file>.bak` (newest), then `.bak.1` … `.bak.4`. */
+export const CONFIG_BACKUP_GENERATIONS = 5;
+
+export interface WriteConfigFileOptions extends ConfigLockOptions {
+  /** Keep the previous file as `<file>.bak`, shifting older backups along. Default true. */
   backup?: boolean;
   /** Permission bits of the written file (and of the backup). Default 0o600. */
   mode?: number;
@@ -15,38 +19,62 @@ export interface WriteConfigFileResult {
   backupPath?: string;
 }
 
+/** The backup files of `file`, newest first: `<file>.bak`, `<file>.bak.1`, … */
+export function configBackupPaths(file: string): string[] {
+  const base = `${path.resolve(file)}.bak`;
+  return Array.from({ length: CONFIG_BACKUP_GENERATIONS }, (_, i) => (i === 0 ? base : `${base}.${i}`));
+}
+
 /**
- * Writes `value` as 2-space JSON with a trailing newline (valid JSON and JSON5), atomically:
- * the text goes to a temp file in the same folder (mode 0o600, fsynced), which is then renamed
- * over `file`. A previous file is first copied to `<file>.bak` (replacing an older backup, also
- * via temp file + rename). The parent folder is created with mode 0o700 when missing. If `file`
- * is a symlink, the file it points to is replaced and the link kept. No temp file is left behind
- * on failure. Throws `ConfigFileError` when the file cannot be written; `TypeError` when `value`
- * has no JSON form (e.g. `undefined`).
+ * Writes `value` as 2-space JSON with a trailing newline (valid JSON and JSON5), atomically and
+ * under the config file's cross-process lock (see `withConfigLock`; a blind write: to change
+ * what is there, use `updateConfigFile`). The text goes to a temp file in the same folder (mode
+ * 0o600, fsynced), which is then renamed over `file`. A previous file is first kept as
+ * `<file>.bak`; the backups before it move along to `.bak.1` … `.bak.4` and the oldest is dropped
+ * (`CONFIG_BACKUP_GENERATIONS`). The parent folder is created with mode 0o700 when missing. If
+ * `file` is a symlink, the file it points to is replaced and the link kept (backups and the lock
+ * sit beside the link). No temp file is left behind on failure. Throws `ConfigFileError` when the
+ * file cannot be locked or written; `TypeError` when `value` has no JSON form (e.g. `undefined`).
  */
 export async function writeConfigFile(file: string, value: unknown, opts: WriteConfigFileOptions = {}): Promise<WriteConfigFileResult> {
+  const text = configText(value);
+  return withConfigLock(file, (lock) => writeLocked(file, text, lock, opts), opts);
+}
+
+/** The file text for `value`; `TypeError` when it has no JSON form. */
+export function configText(value: unknown): string {
   const text = JSON.stringify(value, null, 2) as string | undefined;
   if (text === undefined) throw new TypeError("writeConfigFile: the value has no JSON representation");
+  return `${text}\n`;
+}
+
+/** The write itself; the caller holds the lock on `file`. */
+export async function writeLocked(
+  file: string,
+  text: string,
+  lock: HeldConfigLock,
+  opts: WriteConfigFileOptions,
+): Promise<WriteConfigFileResult> {
   const mode = opts.mode ?? 0o600;
   const target = path.resolve(file);
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
     const existing = await existingFile(target);
     const result: WriteConfigFileResult = {};
+    lock.assertHeld();
     if (existing && opts.backup !== false) {
-      const backupPath = `${target}.bak`;
-      await atomicReplace(backupPath, mode, (tmp) => copyFile(existing, tmp));
-      result.backupPath = backupPath;
+      result.backupPath = await rotateBackups(target, existing, mode);
     }
     const destination = existing ?? target;
     await atomicReplace(destination, mode, async (tmp) => {
       const handle = await open(tmp, "wx", mode);
       try {
-        await handle.writeFile(`${text}\n`, "utf8");
+        await handle.writeFile(text, "utf8");
         await handle.sync();
       } finally {
         await handle.close();
       }
+      lock.assertHeld();
     });
     await syncDir(path.dirname(destination));
     return result;
@@ -58,6 +86,19 @@ export async function writeConfigFile(file: string, value: unknown, opts: WriteC
       message: `cannot be written (${code}: ${(err as Error).message}). Check that its folder exists, is writable, and that the path is not a directory.`,
     });
   }
+}
+
+/** Shifts `.bak` → `.bak.1` → … (dropping the oldest), then copies `existing` to `.bak`. */
+async function rotateBackups(target: string, existing: string, mode: number): Promise<string> {
+  const backups = configBackupPaths(target);
+  for (let i = backups.length - 1; i > 0; i--) {
+    await rename(backups[i - 1]!, backups[i]!).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== "ENOENT") throw err;
+    });
+  }
+  const newest = backups[0]!;
+  await atomicReplace(newest, mode, (tmp) => copyFile(existing, tmp));
+  return newest;
 }
 
 /** Real path of an existing file at `target` (following a symlink), or undefined when absent. */
