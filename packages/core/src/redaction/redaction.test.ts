@@ -14,7 +14,7 @@ describe("redactText", () => {
     expect(redactText("token 123456:AAbbCCdd in a path /bot123456:AAbbCCdd/getMe", ["123456:AAbbCCdd"])).toBe(
       "token *** in a path /bot***/getMe",
     );
-    const plain = "the run took 3 s; see https://docs.example.com/a?page=2";
+    const plain = "the run took 3 s; bearer tokens are hidden; see https://docs.example.com/a?page=2";
     expect(redactText(plain)).toBe(plain);
   });
 });

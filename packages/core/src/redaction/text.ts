@@ -8,8 +8,9 @@ const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
 // value up to the end of the line or the closing quote.
 const HEADER_VALUE = /\b((?:proxy-)?authorization|(?:set-)?cookie|x-api-key|api-key)(["']?\s*[:=]\s*["']?)([^"'\r\n}]+)/gi;
 
-// A bearer token anywhere else.
-const BEARER = /\b(bearer)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
+// A bearer token anywhere else: 8 or more token characters, at least one not a letter (so prose
+// such as "bearer tokens" stays).
+const BEARER = /\b(bearer)\s+(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}/gi;
 
 /**
  * `text` with the secrets it shows by their form replaced by `***`: header values of
