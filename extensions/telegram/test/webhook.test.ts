@@ -118,6 +118,20 @@ describe("webhook mode", () => {
     await account.waitReceived(2);
   });
 
+  it("logs the webhook URL without the credentials it carries", async () => {
+    const fake = await startFakeTelegram({ botUser: { id: 556, username: "hook_bot", first_name: "Hook" } });
+    fakes.push(fake);
+    const port = await freePort();
+    const url = `https://hookuser:hook-pass-2468@bot.example.com/tg?token=hook-query-1357&lang=en`;
+    const account = runAccount(fake, { config: { webhookUrl: url, webhookSecret: SECRET, webhookPort: port, webhookPath: "/tg" } });
+    accounts.push(account);
+    await fake.waitFor(() => fake.webhookUrl === url);
+    await account.notifier.until(() => account.statuses.filter((s) => s.state === "connected").length >= 2, 5000, "webhook connected");
+    const text = account.log.lines.map((l) => l.message).join("\n");
+    expect(text).toContain("Telegram posts to https://***@bot.example.com/tg?token=***&lang=en");
+    for (const secret of ["hookuser", "hook-pass-2468", "hook-query-1357"]) expect(text).not.toContain(secret);
+  });
+
   it("removes the webhook on stop", async () => {
     const { fake, account } = await webhookAccount();
     await account.stop();

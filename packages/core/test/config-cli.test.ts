@@ -70,6 +70,29 @@ describe("openclaw config", () => {
     expect(missing.stderr).toContain("agents.defaults.model is not set");
   });
 
+  it("get shows secrets as ***: by key, by header name and inside URLs, unless --show-secrets", async () => {
+    const provider = {
+      baseUrl: "https://proxyuser:proxy-pass-9876@llm.internal.example/v1?api_key=query-key-5555&region=eu",
+      apiKey: "sk-provider-key-1111",
+      headers: { Authorization: "Bearer header-bearer-4321", Cookie: "session=cookie-value-777", "X-Trace": "plain" },
+      models: [{ id: "big" }],
+    };
+    write(JSON.stringify({ models: { providers: { mirror: provider } } }));
+    const secrets = ["proxyuser", "proxy-pass-9876", "query-key-5555", "sk-provider-key-1111", "header-bearer-4321", "cookie-value-777"];
+    const whole = await runCli(["config", "get", "models", "--json"], { home });
+    expect(whole.code).toBe(0);
+    for (const secret of secrets) expect(whole.stdout).not.toContain(secret);
+    expect(JSON.parse(whole.stdout).providers.mirror).toMatchObject({
+      baseUrl: "https://***@llm.internal.example/v1?api_key=***&region=eu",
+      apiKey: "***",
+      headers: { Authorization: "***", Cookie: "***", "X-Trace": "plain" },
+    });
+    const header = await runCli(["config", "get", "models.providers.mirror.headers.Authorization"], { home });
+    expect(header.stdout.trim()).toBe("***");
+    const shown = await runCli(["config", "get", "models.providers.mirror.headers.Authorization", "--show-secrets"], { home });
+    expect(shown.stdout.trim()).toBe("Bearer header-bearer-4321");
+  });
+
   it("set writes JSON5 values atomically with a .bak, and refuses invalid results", async () => {
     // The Telegram plugin of this repository is installed (found through plugins.load.paths).
     write(`{ agents: { defaults: { model: "openai/gpt-4o" } }, plugins: { load: { paths: [${JSON.stringify(TELEGRAM_DIR)}] } } }`);

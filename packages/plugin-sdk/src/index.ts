@@ -1,16 +1,18 @@
 /**
  * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against (contract
  * version 2) — the plugin and session types, inbound and outbound shapes, send errors, account
- * helpers and text chunking. Config entries are built from `@openclaw/plugin-sdk/config`; unit
- * test helpers are in `@openclaw/plugin-sdk/testing`. zod is a peer dependency: import `z` from
- * "zod" in your plugin and declare `zod` as a peer dependency too. The delivery engine a host
- * drives (send budget, live preview, native streams, exactly-once finals) is `@openclaw/delivery`.
+ * helpers, text chunking and `redactUrl` (a URL without its credentials, for logs). Config
+ * entries are built from `@openclaw/plugin-sdk/config`; unit test helpers are in
+ * `@openclaw/plugin-sdk/testing`. zod is a peer dependency: import `z` from "zod" in your plugin
+ * and declare `zod` as a peer dependency too. The delivery engine a host drives (send budget,
+ * live preview, native streams, exactly-once finals) is `@openclaw/delivery`.
  */
 export {
   BlockChunker,
   BREAK_PREFERENCES,
   chunkText,
   isBlank,
+  redactUrl,
   type BlockChunkerOptions,
   type BreakPreference,
   type ChunkMode,

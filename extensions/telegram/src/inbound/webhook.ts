@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AccountStatus, PluginLogger } from "@openclaw/plugin-sdk";
+import { type AccountStatus, type PluginLogger, redactUrl } from "@openclaw/plugin-sdk";
 import { GrammyError, type Api } from "grammy";
 import type { Update } from "grammy/types";
 import type { TelegramWebhookSettings } from "../account.js";
@@ -165,9 +165,9 @@ export async function runWebhook(deps: WebhookDeps): Promise<void> {
     } catch (error) {
       if (signal.aborted) return;
       if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) throw tokenRejectedError(deps.tokenPath);
-      throw new Error(`Telegram setWebhook(${settings.url}) failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`Telegram setWebhook(${redactUrl(settings.url)}) failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-    log.info(`webhook listening on ${address.address}:${address.port}${settings.path}; Telegram posts to ${settings.url}`);
+    log.info(`webhook listening on ${address.address}:${address.port}${settings.path}; Telegram posts to ${redactUrl(settings.url)}`);
     deps.status({ state: "connected" });
     await closed;
   } finally {

@@ -1,5 +1,6 @@
 // Public surface of the agent concern: the loop, the runtime that runs turns, the prompt.
 export { AgentRuntime, type AgentRuntimeOptions, type TurnRequest, type TurnResult } from "./runtime.js";
+export { chatFailureNotice, RECENT_RUN_ERRORS, type RunErrorRecord } from "./run-errors.js";
 export { runAgentLoop, type LoopOptions, type LoopRecord, type LoopResult, type SteeringText } from "./loop.js";
 export { buildSystemPrompt, SILENT_REPLY_TOKEN, type PromptMode, type SystemPromptInput } from "./system-prompt.js";
 export { historyFromEvents, recordedInbound, recordedTurnState, type RecordedInbound, type RecordedTurnState } from "./transcript.js";

@@ -6,6 +6,7 @@ import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
 import { dailyMemoryFiles } from "../memory/index.js";
 import {
   createProviderFactory,
+  failureCategory,
   noModelConfiguredMessage,
   ProviderError,
   resolveModelSelection,
@@ -28,6 +29,7 @@ import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWor
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type LoopRecord, type SteeringText } from "./loop.js";
 import { replayRecordedTurn } from "./resume.js";
+import { chatFailureNotice, RecentRunErrors, type RunErrorRecord } from "./run-errors.js";
 import { createSessionTools } from "./session-tools.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
@@ -52,6 +54,8 @@ export interface AgentRuntimeOptions {
   version?: string;
   /** Extra tools per turn (session tools, the message tool), filtered by the same tool policy. */
   extraTools?: (ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }) => AgentTool[];
+  /** Called once per failed run with the full detail (the gateway logs it); errors it throws are ignored. */
+  onRunError?: (record: RunErrorRecord) => void;
 }
 
 export interface TurnRequest {
@@ -113,6 +117,7 @@ export class AgentRuntime {
   private readonly toolCache = new Map<string, AgentTool[]>();
   private readonly sessionInstructions = new Map<string, string>();
   private readonly skillCache = new Map<string, { at: number; snapshot: Promise<SkillSnapshot> }>();
+  private readonly failures = new RecentRunErrors();
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.config = options.config;
@@ -150,6 +155,21 @@ export class AgentRuntime {
 
   mainSessionKey(agentId: string): string {
     return buildSessionKey({ kind: "main", agentId, mainKey: this.config.session.mainKey });
+  }
+
+  /** The last failed runs (at most 20), newest first, with the full detail: for `openclaw status`, never for a chat. */
+  recentErrors(): RunErrorRecord[] {
+    return this.failures.list();
+  }
+
+  private reportFailure(record: Omit<RunErrorRecord, "at">): void {
+    const full = { at: this.now().getTime(), ...record };
+    this.failures.add(full);
+    try {
+      this.options.onRunError?.(full);
+    } catch {
+      // A failing observer must not change the run's outcome.
+    }
   }
 
   async runTurn(request: TurnRequest): Promise<TurnResult> {
@@ -203,6 +223,7 @@ export class AgentRuntime {
       const text = noModelConfiguredMessage(this.paths.configPath);
       record([{ type: "custom", customType: "notice", data: { text } }]);
       emit({ type: "error", kind: "no_model", message: text });
+      this.reportFailure({ runId, agentId, sessionKey, category: "other", kind: "no_model", message: text });
       emit({ type: "final", text, silent: false });
       return finish("error", text, { error: { kind: "no_model", message: text } });
     }
@@ -300,6 +321,7 @@ export class AgentRuntime {
         if (timedOut) {
           const text = `The run stopped: it took longer than ${timeoutMs / 1000} s (agents.defaults.timeoutSeconds).`;
           emit({ type: "error", kind: "timeout", message: text });
+          this.reportFailure({ runId, agentId, sessionKey, category: "timeout", kind: "timeout", message: text });
           // The user is told, in the chat, why no answer is coming.
           emit({ type: "final", text, silent: false });
           return finish("timeout", text, { error: { kind: "timeout", message: text } });
@@ -312,11 +334,17 @@ export class AgentRuntime {
         !(err instanceof Error && "exitCode" in err)
       )
         throw err;
-      const text = `The run failed: ${(err as Error).message}`;
-      record([{ type: "custom", customType: "error", data: { kind, message: (err as Error).message } }]);
-      emit({ type: "error", kind, message: (err as Error).message });
+      // The chat (perhaps a whole group) gets a short notice; the detail goes to the error event
+      // (the CLI, the control API), the transcript, the gateway log and `openclaw status`.
+      const message = (err as Error).message;
+      const category = failureCategory(err);
+      // A ProviderError without a provider is the loop's own (too many model calls, no candidate).
+      const text = chatFailureNotice(category, err instanceof ProviderError && err.provider !== "");
+      record([{ type: "custom", customType: "error", data: { kind, message } }]);
+      emit({ type: "error", kind, message });
+      this.reportFailure({ runId, agentId, sessionKey, category, kind, message });
       emit({ type: "final", text, silent: false });
-      return finish("error", text, { error: { kind, message: (err as Error).message } });
+      return finish("error", text, { error: { kind, message } });
     } finally {
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { collectRun, makeFakeChannel, startHarness, type Harness } from "./__fixtures__/harness.js";
+import { collectRun, connectAndWait, makeFakeChannel, startHarness, until, type Harness } from "./__fixtures__/harness.js";
 import { GatewayRequestError } from "./client.js";
 
 let h: Harness | undefined;
@@ -197,5 +197,62 @@ describe("config.get", () => {
     });
     expect(await client.request("config.get", { path: "gateway.bind" })).toEqual({ path: "gateway.bind", value: "loopback" });
     await expect(client.request("config.get", { path: "nothing.here" })).rejects.toBeInstanceOf(GatewayRequestError);
+  });
+});
+
+describe("redaction by value", () => {
+  // A provider behind a proxy that wants credentials in its URL and headers.
+  const mirror = {
+    baseUrl: "https://proxyuser:proxy-pass-9876@llm.internal.example/v1?api_key=query-key-5555&region=eu",
+    headers: {
+      Authorization: "Bearer header-bearer-4321",
+      Cookie: "session=cookie-value-777",
+      "X-Auth-Token": "x-auth-1234567",
+      "X-Trace": "plain",
+    },
+    models: [{ id: "big" }],
+  };
+  const secrets = ["proxyuser", "proxy-pass-9876", "query-key-5555", "header-bearer-4321", "cookie-value-777", "x-auth-1234567"];
+
+  it("config.get hides header values and URL credentials, and keeps what is not secret", async () => {
+    h = await startHarness({
+      config: {
+        agents: { defaults: { model: "local/llama", skipBootstrap: true } },
+        models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "llama" }] }, mirror } },
+      },
+    });
+    const client = await h.connect();
+    const { config } = await client.request<any>("config.get");
+    const text = JSON.stringify(config);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(config.models.providers.mirror.baseUrl).toBe("https://***@llm.internal.example/v1?api_key=***&region=eu");
+    expect(config.models.providers.mirror.headers).toEqual({
+      Authorization: "***",
+      Cookie: "***",
+      "X-Auth-Token": "***",
+      "X-Trace": "plain",
+    });
+    const headers = await client.request<any>("config.get", { path: "models.providers.mirror.headers.Authorization" });
+    expect(headers.value).toBe("***");
+  });
+
+  it("the gateway log never shows a configured secret, even when a plugin logs it", async () => {
+    const channel = makeFakeChannel(async (ctx) => {
+      // A careless plugin: its token, the provider's URL and a header dump, as they are.
+      ctx.log.info(`connecting with token ${ctx.account.token} via ${mirror.baseUrl}`);
+      ctx.log.warn("request failed", { headers: { authorization: mirror.headers.Authorization } });
+      await connectAndWait(ctx, 1);
+    });
+    h = await startHarness({
+      plugins: [channel.plugin],
+      config: {
+        channels: { fakechat: { token: "fake-bot-token-secret" } },
+        models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "llama" }] }, mirror } },
+      },
+    });
+    await until(() => h!.logs.some((l) => l.includes("request failed")), "the plugin's lines");
+    const text = h.logs.join("\n");
+    expect(text).toContain("connecting with token *** via https://***@llm.internal.example/v1?api_key=***&region=eu");
+    for (const secret of [...secrets, "fake-bot-token-secret"]) expect(text).not.toContain(secret);
   });
 });

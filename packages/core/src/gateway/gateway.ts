@@ -2,6 +2,7 @@ import type { ChannelPlugin, InboundMessage } from "@openclaw/plugin-sdk";
 import { AgentRuntime } from "../agent/index.js";
 import { UserError } from "../config/index.js";
 import { MessageQueue } from "../queue/index.js";
+import { SecretScrubber } from "../redaction/index.js";
 import { importLegacySessions, listAgentIdsWithLegacySessions, normalizeAgentId } from "../sessions/index.js";
 import { openStateDb, type StateDb } from "../state/index.js";
 import { AccountManager } from "./account-manager.js";
@@ -9,7 +10,7 @@ import { ControlRuns } from "./control-runs.js";
 import { ControlServer } from "./control-server.js";
 import { ACCOUNT_CLOSE_GRACE_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, GATEWAY_EVENTS } from "./constants.js";
 import { CursorStore } from "./cursor-store.js";
-import { createStreamLogger } from "./log.js";
+import { createStreamLogger, scrubbingLogger } from "./log.js";
 import { createMethods } from "./methods.js";
 import { assertChannelPluginsPresent, discoverChannelPlugins } from "./plugin-source.js";
 import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./protocol.js";
@@ -35,16 +36,21 @@ import { gatewayVersion } from "./version.js";
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
-  const log = options.log ?? createStreamLogger();
+  // Every log line (plugins' too) and every status answer goes through the scrubber, which learns
+  // the configured secrets as the config is read.
+  const scrubber = new SecretScrubber();
+  const log = scrubbingLogger(options.log ?? createStreamLogger(), scrubber);
   const { paths } = options;
   const version = options.version ?? gatewayVersion();
   const startedAt = Date.now();
 
   const rawConfig = await readRawConfig(paths, env);
+  scrubber.addConfig(rawConfig);
   const plugins: ChannelPlugin<unknown>[] =
     options.plugins ?? (await (options.discoverPlugins ?? discoverChannelPlugins)({ paths, rawConfig, env, log }));
   const pluginMap = new Map(plugins.map((p) => [p.id, p]));
   const { config } = await loadStartupConfig({ paths, env, channels: plugins.map((p) => p.config).filter((c) => !!c), log });
+  scrubber.addConfig(config);
   assertChannelPluginsPresent(config as unknown as Record<string, unknown>, plugins, paths.configPath);
 
   const port = resolveGatewayPort(config, env, options.port);
@@ -58,6 +64,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     configPath: paths.configPath,
     ...(options.token !== undefined ? { flag: options.token } : {}),
   });
+  scrubber.add(auth.token);
   if (auth.source === "generated") log.info(`generated a control API token in ${gatewayTokenPath(paths.stateDir)}`);
 
   const cleanup: (() => Promise<void> | void)[] = [];
@@ -83,6 +90,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       version,
       ...(options.createProvider ? { createProvider: options.createProvider } : {}),
       extraTools: (ctx) => pipeline?.extraTools?.(ctx) ?? [],
+      onRunError: (e) => log.error(`run ${e.runId} of agent ${e.agentId} (session ${e.sessionKey}) failed [${e.category}]: ${e.message}`),
     });
     cleanup.push(() => runtime.close());
     const queue = new MessageQueue({
@@ -131,6 +139,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       runtime,
       config,
       runs,
+      scrubber,
       channels: () => accounts.status(),
       info: () => ({ version, startedAt, port: actualPort, bind, host }),
       accepting: () => accepting,

@@ -39,7 +39,7 @@ export {
 } from "./settings.js";
 export { gatewayTokenPath, readGatewayTokenFile, ensureGatewayTokenFile } from "./token-file.js";
 export { gatewayRecordPath, readLiveGatewayRecord, type GatewayRunRecord } from "./run-record.js";
-export { redactSecrets, isSecretKey, REDACTED } from "./redact.js";
+export { redactSecrets, isSecretKey, REDACTED } from "../redaction/index.js";
 export {
   PROTOCOL_VERSION,
   MAX_PAYLOAD_BYTES,

@@ -1,3 +1,4 @@
+import type { SecretScrubber } from "../redaction/index.js";
 import type { GatewayLogger } from "./types.js";
 
 /** One line per event on `stream` (default stderr): `[gateway] ...`, with `warn:`/`error:` marks. */
@@ -7,6 +8,18 @@ export function createStreamLogger(stream: NodeJS.WritableStream = process.stder
     info: (message) => write("", message),
     warn: (message) => write("warn: ", message),
     error: (message) => write("error: ", message),
+  };
+}
+
+/**
+ * `log` with every line passed through `scrubber` first: configured secrets and credentials in
+ * URLs, headers and bearer tokens never reach it, whoever wrote the line (core or a plugin).
+ */
+export function scrubbingLogger(log: GatewayLogger, scrubber: SecretScrubber): GatewayLogger {
+  return {
+    info: (message) => log.info(scrubber.text(message)),
+    warn: (message) => log.warn(scrubber.text(message)),
+    error: (message) => log.error(scrubber.text(message)),
   };
 }
 

@@ -5,7 +5,7 @@ import { getAtPath, parseConfigPath, type OpenClawConfig } from "../config/index
 import type { ControlRuns } from "./control-runs.js";
 import type { MethodHandler } from "./control-server.js";
 import { ControlError } from "./protocol.js";
-import { redactSecrets } from "./redact.js";
+import type { SecretScrubber } from "../redaction/index.js";
 import { resolveSessionTarget } from "./session-target.js";
 import type { ChannelStatusReport, GatewayBind } from "./types.js";
 
@@ -14,6 +14,8 @@ export interface MethodDeps {
   runtime: AgentRuntime;
   config: OpenClawConfig;
   runs: ControlRuns;
+  /** Redacts answers: config secrets by key and value, configured secrets in error texts. */
+  scrubber: SecretScrubber;
   channels(): ChannelStatusReport[];
   info(): { version: string; startedAt: number; port: number; bind: GatewayBind; host: string };
   /** False once shutdown began. */
@@ -76,6 +78,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
         accepting: deps.accepting(),
         agents: listAgentIds(deps.config).map((id) => ({ id, default: id === defaultAgent })),
         channels: channelSummary(deps.channels()),
+        recentErrors: runtime.recentErrors().map((e) => ({ ...e, message: deps.scrubber.text(e.message) })),
       };
     },
 
@@ -113,11 +116,12 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
       return { agentId, sessionKey, sessionId: entry.sessionId, total: store.countEvents(entry.sessionId), events };
     },
 
-    "channels.status": () => ({ channels: deps.channels() }),
+    // Account details and last errors may quote a platform's answer (URLs, tokens).
+    "channels.status": () => ({ channels: deps.scrubber.value(deps.channels()) }),
 
     "config.get": (params) => {
       const { path } = parse(configParams, params, "config.get");
-      const redacted = redactSecrets(deps.config) as unknown;
+      const redacted = deps.scrubber.value(deps.config) as unknown;
       if (!path) return { config: redacted };
       const value = getAtPath(redacted, parseConfigPath(path));
       if (value === undefined) throw new ControlError("not_found", `config.get: nothing is set at "${path}"`);

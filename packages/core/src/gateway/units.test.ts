@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Backoff } from "./backoff.js";
 import { resolveGatewayClientTarget } from "./client-target.js";
-import { isSecretKey, redactSecrets } from "./redact.js";
+import { isSecretKey, redactSecrets } from "../redaction/index.js";
 import { gatewayRecordPath, readLiveGatewayRecord, removeGatewayRecord, writeGatewayRecord } from "./run-record.js";
 import { resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } from "./settings.js";
 

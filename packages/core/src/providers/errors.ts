@@ -183,3 +183,36 @@ export function missingApiKeyError(ctx: { provider: string; model: string; apiKe
     model: ctx.model,
   });
 }
+
+/** The coarse reason a run failed that may be shown to anyone in a chat. */
+export type FailureCategory = "auth" | "rate_limit" | "overloaded" | "timeout" | "network" | "other";
+
+const NETWORK_CAUSE = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|UND_ERR_SOCKET/;
+
+/** True when the failure is the connection itself (refused, unreachable, dropped), not an answer. */
+function isNetworkFailure(err: unknown, depth = 0): boolean {
+  if (depth > 5 || err === undefined || err === null) return false;
+  if (err instanceof ProviderError) return isNetworkFailure(err.cause, depth + 1);
+  const info = inspect(err);
+  if (info.name === "APIConnectionError") return true;
+  if (/^(terminated|other side closed|socket hang up|fetch failed)$/i.test(info.apiMessage)) return true;
+  return NETWORK_CAUSE.test(rootCause((err as { cause?: unknown }).cause) ?? str((err as { code?: unknown }).code) ?? "");
+}
+
+/**
+ * Classifies a failed run for a chat notice: a ProviderError's auth, rate_limit, overloaded and
+ * timeout kinds as they are, a connection that failed or dropped as "network", anything else
+ * (bad request, context overflow, config and workspace errors) as "other".
+ */
+export function failureCategory(err: unknown): FailureCategory {
+  if (!(err instanceof ProviderError)) return "other";
+  switch (err.kind) {
+    case "auth":
+    case "rate_limit":
+    case "overloaded":
+    case "timeout":
+      return err.kind;
+    default:
+      return isNetworkFailure(err) ? "network" : "other";
+  }
+}

@@ -27,7 +27,15 @@ export {
   type ProviderBuildOptions,
   type ResolvedProviderConfig,
 } from "./registry.js";
-export { toProviderError, parseRetryAfter, looksLikeContextOverflow, missingApiKeyError, type ErrorContext } from "./errors.js";
+export {
+  failureCategory,
+  toProviderError,
+  parseRetryAfter,
+  looksLikeContextOverflow,
+  missingApiKeyError,
+  type ErrorContext,
+  type FailureCategory,
+} from "./errors.js";
 export { createOpenAICompletionsProvider } from "./openai-completions.js";
 export { createAnthropicMessagesProvider, ANTHROPIC_DEFAULT_MAX_TOKENS } from "./anthropic-messages.js";
 export { createProvider, createProviderFactory, type ProviderFactoryOptions } from "./factory.js";

@@ -114,7 +114,11 @@ describe("AgentRuntime", () => {
     const result = await rt.runTurn({ message: "hi" });
     expect(result.status).toBe("error");
     expect(result.error?.kind).toBe("auth");
-    expect(result.text).toMatch(/failed/);
+    expect(result.text).toMatch(/^Sorry — the model provider failed \(authentication failed\)/);
+    // The detail (with the fix) is kept for `openclaw status`, not put in the reply.
+    expect(result.text).not.toContain("apiKey");
+    expect(rt.recentErrors()).toEqual([expect.objectContaining({ category: "auth", kind: "auth", message: result.error?.message })]);
+    expect(result.error?.message).toContain("apiKey");
   });
 
   it("falls back to the next model on 429 before any output", async () => {

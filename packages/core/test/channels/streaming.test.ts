@@ -70,7 +70,7 @@ describe("reply delivery through the gateway", () => {
     await h.gateway.stop();
     const texts = h.platform.chatView("u1").texts;
     expect(texts[0]!.trim()).toBe("A first block that made it out.");
-    expect(texts[1]).toMatch(/^The run failed/);
+    expect(texts[1]).toMatch(/^Sorry — the model provider failed/);
   });
 
   it("final only (streaming.mode off): the reply is sent exactly once, never edited", async () => {

@@ -2,6 +2,7 @@
 // with a preview that finalizes in place, and a stranger gets a pairing code; plus the
 // reference's worst delivery bugs as regression tests, end to end through the real pipeline.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import telegramPlugin from "@openclaw/telegram";
@@ -9,7 +10,7 @@ import { startFakeOpenAI, startFakeTelegram, type FakeModelServer, type FakeTele
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPairingStore } from "../../src/access/index.js";
 import { startGatewayProcess as startGateway } from "../../src/app/index.js";
-import { silentLogger, type Gateway } from "../../src/gateway/index.js";
+import { silentLogger, type Gateway, type GatewayLogger } from "../../src/gateway/index.js";
 import { openStateDb } from "../../src/state/index.js";
 
 let home: string;
@@ -21,7 +22,12 @@ const OWNER = { id: 4242, first_name: "Owner", username: "owner" };
 const STRANGER = { id: 999, first_name: "Stranger" };
 const dm = (user: { id: number; first_name: string }) => ({ id: user.id, type: "private" as const });
 
-async function boot(telegram: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+/** Starts the gateway; resolves once the bot polls (or once `ready` resolves). */
+async function boot(
+  telegram: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+  options: { log?: GatewayLogger; ready?: Promise<void> } = {},
+) {
   const config = {
     agents: { defaults: { model: "local/llama", workspace: path.join(home, "ws") } },
     models: { providers: { local: { baseUrl: llm.baseUrl, models: [{ id: "llama" }] } } },
@@ -33,10 +39,21 @@ async function boot(telegram: Record<string, unknown> = {}, extra: Record<string
     paths: { stateDir: home, configPath: path.join(home, "openclaw.json") },
     port: 0,
     plugins: [telegramPlugin as never],
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     env: { HOME: home },
   });
-  await tg.waitFor(() => tg.isPolling, 10_000);
+  await (options.ready ?? tg.waitFor(() => tg.isPolling, 10_000));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** What the user sees in the chat: the bot's messages, current text, oldest first. */
@@ -188,5 +205,26 @@ describe("Telegram through the gateway", () => {
     llm.enqueue([{ text: "You called?" }]);
     tg.sendUserMessage({ chat: group, from: OWNER, text: `@${tg.botUser.username} hello` });
     await tg.waitFor(() => visible(group.id).includes("You called?"), 10_000);
+  });
+});
+
+describe("Telegram webhook start", () => {
+  it("logs the webhook URL without its userinfo or secret query parameters (issue 10)", async () => {
+    const webhookUrl = "https://hookuser:hook-pass-2468@bot.example.com/tg?token=hook-query-1357";
+    const logs: string[] = [];
+    let listening!: () => void;
+    const ready = new Promise<void>((resolve) => (listening = resolve));
+    const line = (m: string) => {
+      logs.push(m);
+      if (m.includes("webhook listening")) listening();
+    };
+    const webhook = { webhookUrl, webhookSecret: "webhook_secret_abc123", webhookPort: await freePort(), webhookPath: "/tg" };
+    await boot(webhook, {}, { log: { info: line, warn: line, error: line }, ready });
+    expect(tg.webhookUrl).toBe(webhookUrl); // Telegram itself got the URL as configured
+    const text = logs.join("\n");
+    expect(text).toContain("Telegram posts to https://***@bot.example.com/tg?token=***");
+    for (const secret of ["hookuser", "hook-pass-2468", "hook-query-1357", "webhook_secret_abc123", tg.token]) {
+      expect(text).not.toContain(secret);
+    }
   });
 });

@@ -9,3 +9,4 @@ export {
 } from "./chunker.js";
 export { chunkText, type ChunkTextOptions } from "./chunk-text.js";
 export { isBlank } from "./chars.js";
+export { redactUrl } from "./redact-url.js";

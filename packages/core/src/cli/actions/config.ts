@@ -22,6 +22,7 @@ import {
   type OpenClawPaths,
 } from "../../config/index.js";
 import { resolveConfigRegistry } from "../../plugins/index.js";
+import { redactSecrets } from "../../redaction/index.js";
 import type { CliContext } from "../context.js";
 import { formatValue, writeJson, writeLine } from "../output.js";
 
@@ -111,19 +112,25 @@ export async function validateConfigCommand(ctx: CliContext, opts: { json?: bool
   if (problems.length > 0) process.exitCode = 1;
 }
 
-/** `config get`: the effective value; on an invalid config, the configured value and a warning. */
-export async function getConfigValue(ctx: CliContext, pathText: string, opts: { json?: boolean }): Promise<void> {
+/**
+ * `config get`: the effective value; on an invalid config, the configured value and a warning.
+ * Secrets are shown as `***` (by key, header name and value, as the control API's `config.get`)
+ * unless `showSecrets` is set.
+ */
+export async function getConfigValue(ctx: CliContext, pathText: string, opts: { json?: boolean; showSecrets?: boolean }): Promise<void> {
   const segments = parseConfigPath(pathText);
+  // Redacted as a whole before the path is read, so a key's meaning (a header name) is known.
+  const view = (config: unknown) => getAtPath(opts.showSecrets ? config : redactSecrets(config), segments);
   let value: unknown;
   try {
     const loaded = await ctx.loadConfig();
-    value = getAtPath(loaded.config, segments);
+    value = view(loaded.config);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     // Reading is a diagnostic: show the configured value, but say the config is invalid.
     const file = ctx.paths().configPath;
     const source = await readConfigSource(file);
-    value = getAtPath(await resolveConfigSource(source.raw, { file }), segments);
+    value = view(await resolveConfigSource(source.raw, { file }));
     writeLine(ctx.stderr, `Warning: ${file} is invalid (run \`openclaw config validate\`); showing the configured value.`);
   }
   if (value === undefined) {

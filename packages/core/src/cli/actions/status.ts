@@ -22,7 +22,23 @@ export interface StatusPayload {
   accepting: boolean;
   agents: { id: string; default: boolean }[];
   channels: { channel: string; label: string; accounts: number; states: Record<string, number> }[];
+  /** The last failed runs, newest first (absent from gateways older than this CLI). */
+  recentErrors?: RecentRunError[];
 }
+
+/** One failed run as the gateway reports it; `message` is the detail the chat was not shown. */
+export interface RecentRunError {
+  at: number;
+  runId: string;
+  agentId: string;
+  sessionKey: string;
+  category: string;
+  kind: string;
+  message: string;
+}
+
+/** How many of the recent run errors the text output shows. */
+const ERRORS_SHOWN = 5;
 
 /** Asks the running gateway for its status and prints it; exits 1 with how to start it when none runs. */
 export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Promise<void> {
@@ -45,6 +61,7 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
     );
     writeLine(out, `Listening: ws://${status.host}:${status.port} (bind ${status.bind})`);
     writeLine(out, `Agents: ${status.agents.map((a) => (a.default ? `${a.id} (default)` : a.id)).join(", ")}`);
+    writeRecentErrors(out, status.recentErrors ?? []);
     if (channels.channels.length === 0) {
       writeLine(out, "Channels: none configured (add one under channels.<id> in the config)");
       return;
@@ -68,6 +85,19 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
     }
   } finally {
     await client.close();
+  }
+}
+
+/** The newest failed runs, with the detail the chat only got a short notice of. */
+function writeRecentErrors(out: NodeJS.WritableStream, errors: RecentRunError[]): void {
+  if (errors.length === 0) return;
+  writeLine(
+    out,
+    `Recent run errors (${errors.length}, newest first${errors.length > ERRORS_SHOWN ? `; ${ERRORS_SHOWN} shown, all with --json` : ""}):`,
+  );
+  for (const e of errors.slice(0, ERRORS_SHOWN)) {
+    writeLine(out, `  ${describeAge(e.at)}: agent ${e.agentId}, session ${e.sessionKey}: ${e.category} (${e.kind})`);
+    for (const line of e.message.split("\n")) writeLine(out, `    ${line}`);
   }
 }
 

@@ -18,7 +18,10 @@ export function registerConfig(program: Command, ctx: CliContext): void {
     .description("print the effective value at a config path (defaults included), e.g. agents.defaults.model")
     .argument("<path>", 'dotted path; brackets for odd keys: agents.entries["my.agent"]')
     .option("--json", "print the value as JSON")
-    .action(async (pathText: string, opts: { json?: boolean }) => (await actions()).getConfigValue(ctx, pathText, opts));
+    .option("--show-secrets", "print tokens, keys, passwords and credentials in URLs and headers as they are (default: ***)")
+    .action(async (pathText: string, opts: { json?: boolean; showSecrets?: boolean }) =>
+      (await actions()).getConfigValue(ctx, pathText, opts),
+    );
 
   config
     .command("set")
