@@ -433,20 +433,13 @@ export class AgentRuntime {
 
   private async discoverSkills(agentId: string, workspaceDir: string): Promise<SkillSnapshot> {
     // Loaded on the first turn, not at gateway start (skills bring the YAML parser).
-    const { buildSkillsPromptSection, compactHome, eligibleSkills } = await import("../skills/index.js");
+    const { buildSkillsPromptSection, compactHome, eligibleSkills, skillExecEnv } = await import("../skills/index.js");
     const home = this.env.HOME ?? "";
     const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
     const limits = this.config.skills.limits;
     const section = buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
-    const env: Record<string, string> = {};
-    const entries = this.config.skills.entries ?? {};
-    for (const skill of skills) {
-      const entry = entries[skill.key];
-      if (!entry) continue;
-      for (const [k, v] of Object.entries(entry.env ?? {})) if (this.env[k] === undefined && env[k] === undefined) env[k] = v;
-      const primary = skill.gating?.primaryEnv;
-      if (entry.apiKey && primary && this.env[primary] === undefined && env[primary] === undefined) env[primary] = entry.apiKey;
-    }
+    // exec gets a scrubbed environment: the variables the skills need are passed explicitly.
+    const env = skillExecEnv(skills, this.config, this.env);
     const files = new Map<string, string>();
     for (const s of skills) {
       const abs = path.resolve(s.path);

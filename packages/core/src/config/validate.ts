@@ -3,6 +3,7 @@ import { z } from "zod";
 import { UserError } from "./paths.js";
 import type { ConfigRegistry } from "./registry.js";
 import { senderIdProblems } from "./sender-id-problems.js";
+import { unsupportedKey, unsupportedValue } from "./unsupported-keys.js";
 
 /** One thing wrong with a config: where, what, and how to fix it. */
 export interface ConfigProblem {
@@ -111,6 +112,11 @@ function problemsFromIssues(
         const full = [...path, key];
         if (isLegacy(full)) continue;
         const where = formatPath(full as (string | number)[]);
+        const unsupported = unsupportedKey(full);
+        if (unsupported) {
+          out.push({ kind: "invalid", path: where, ...unsupported });
+          continue;
+        }
         if (path.length === 1 && path[0] === "channels") {
           out.push({
             kind: "invalid",
@@ -154,7 +160,12 @@ function problemsFromIssues(
               : `set ${where} to ${issue.expected === "int" ? "a whole number" : `a ${issue.expected}`}.`,
         });
         break;
-      case "invalid_value":
+      case "invalid_value": {
+        const unsupported = unsupportedValue(path, actual);
+        if (unsupported) {
+          out.push({ kind: "invalid", path: where, message: `${describeValue(actual)}: ${unsupported.message}`, fix: unsupported.fix });
+          break;
+        }
         out.push({
           kind: "invalid",
           path: where,
@@ -162,6 +173,7 @@ function problemsFromIssues(
           fix: `use one of: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}.`,
         });
         break;
+      }
       case "invalid_union":
         out.push({
           kind: "invalid",

@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { readRegularFile } from "../tools/fs/regular-file.js";
 import { MEMORY_DIR, resolveMemoryPath } from "./files.js";
 
 /** One day's memory note. */
@@ -20,8 +20,8 @@ export function localDateStamp(date: Date): string {
 
 /**
  * The daily notes the prompt builder injects: `memory/<yesterday>.md` then `memory/<today>.md`
- * (local dates of `now`, oldest first). Missing, unreadable and blank files, and symlinks that
- * leave the workspace, are left out.
+ * (local dates of `now`, oldest first). Missing, unreadable and blank files, anything but a
+ * regular file (a FIFO there cannot block), and symlinks that leave the workspace, are left out.
  */
 export async function dailyMemoryFiles(workspaceDir: string, now: Date = new Date()): Promise<DailyMemoryFile[]> {
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
@@ -30,7 +30,8 @@ export async function dailyMemoryFiles(workspaceDir: string, now: Date = new Dat
     const date = localDateStamp(day);
     const rel = `${MEMORY_DIR}/${date}.md`;
     try {
-      const content = await fs.readFile(resolveMemoryPath(workspaceDir, rel).path, "utf8");
+      const file = resolveMemoryPath(workspaceDir, rel).path;
+      const content = (await readRegularFile(file, { display: rel, tool: "the prompt builder" })).toString("utf8");
       if (content.trim() !== "") out.push({ date, path: rel, content });
     } catch {
       // No note for that day.

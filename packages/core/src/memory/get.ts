@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { readRegularFile } from "../tools/fs/regular-file.js";
 import { resolveMemoryPath } from "./files.js";
 
 export interface MemoryGetOptions {
@@ -9,6 +9,8 @@ export interface MemoryGetOptions {
   from?: number;
   /** Number of lines (default: to the end). */
   lines?: number;
+  /** Stops the read when it fires. */
+  signal?: AbortSignal;
 }
 
 export interface MemoryGetResult {
@@ -21,11 +23,13 @@ export interface MemoryGetResult {
 
 /**
  * Reads a memory file, or a line range of it. Only `MEMORY.md` and `memory/**.md` inside the
- * workspace are allowed (MemoryPathError otherwise). A range past the end yields empty text.
+ * workspace are allowed (MemoryPathError otherwise); a FIFO, socket or device is refused
+ * (NotRegularFileError). A range past the end yields empty text.
  */
 export async function getMemoryFile(options: MemoryGetOptions): Promise<MemoryGetResult> {
   const target = resolveMemoryPath(options.workspaceDir, options.path);
-  const all = (await fs.readFile(target.path, "utf8")).replace(/\r\n/g, "\n");
+  const raw = await readRegularFile(target.path, { display: target.relative, tool: "memory_get", signal: options.signal });
+  const all = raw.toString("utf8").replace(/\r\n/g, "\n");
   const lines = all.endsWith("\n") ? all.slice(0, -1).split("\n") : all.split("\n");
   const totalLines = all === "" ? 0 : lines.length;
   const from = Math.max(1, Math.floor(options.from ?? 1));

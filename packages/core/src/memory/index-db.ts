@@ -1,7 +1,8 @@
-import { mkdirSync, promises as fs, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { normalizeAgentId } from "../sessions/index.js";
+import { readRegularFile } from "../tools/fs/regular-file.js";
 import { chunkMarkdown } from "./chunk.js";
 import { listMemoryFiles } from "./files.js";
 
@@ -77,7 +78,9 @@ export async function syncMemoryIndex(db: Database.Database, workspaceDir: strin
       unchanged++;
       continue;
     }
-    const text = await fs.readFile(f.path, "utf8").catch(() => undefined);
+    const text = await readRegularFile(f.path, { display: f.relative, tool: "memory_search" })
+      .then((b) => b.toString("utf8"))
+      .catch(() => undefined);
     if (text !== undefined) changed.push({ relative: f.relative, mtimeMs: f.mtimeMs, size: f.size, text });
   }
   const removed = [...known.keys()];

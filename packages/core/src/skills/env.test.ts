@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applySkillEnv, type SkillGating } from "./index.js";
+import { applySkillEnv, skillExecEnv, type SkillGating } from "./index.js";
 
 const gating = (primaryEnv?: string): SkillGating => ({
   always: false,
@@ -45,5 +45,37 @@ describe("applySkillEnv", () => {
     expect(process.env[name]).toBe("v");
     restore();
     expect(process.env[name]).toBeUndefined();
+  });
+});
+
+describe("skillExecEnv", () => {
+  it("passes what each skill needs, from the gateway's environment first, and nothing else", () => {
+    const gatewayEnv: NodeJS.ProcessEnv = { GITHUB_TOKEN: "gh-from-gateway", TELEGRAM_BOT_TOKEN: "123:tg", WEATHER_HOST: "gateway.local" };
+    const needs = (env: string[], primaryEnv?: string): SkillGating => ({
+      ...gating(primaryEnv),
+      requires: { bins: [], anyBins: [], env, config: [] },
+    });
+    const config = {
+      skills: {
+        entries: {
+          weather: { env: { WEATHER_HOST: "configured.local", WEATHER_UNITS: "metric" }, apiKey: "weather-key" },
+        },
+      },
+    };
+    const env = skillExecEnv(
+      [
+        { key: "github", gating: needs(["GITHUB_TOKEN"]) },
+        { key: "weather", gating: needs([], "WEATHER_API_KEY") },
+        { key: "missing", gating: needs(["NOWHERE_SET"]) },
+      ],
+      config,
+      gatewayEnv,
+    );
+    expect(env).toEqual({
+      GITHUB_TOKEN: "gh-from-gateway",
+      WEATHER_HOST: "gateway.local",
+      WEATHER_UNITS: "metric",
+      WEATHER_API_KEY: "weather-key",
+    });
   });
 });

@@ -40,3 +40,34 @@ export function applySkillEnv(
     added.clear();
   };
 }
+
+/**
+ * The variables eligible skills add to exec's environment (which otherwise holds only a short list
+ * of harmless variables, see `buildExecEnv`): for each skill, every name in its `requires.env`, its
+ * `skills.entries.<key>.env` and its `primaryEnv`. A name set in `env` (the gateway's environment)
+ * takes that value; otherwise the entry's `env` value, or for `primaryEnv` its `apiKey`. The first
+ * skill to supply a name wins; names with no value anywhere are left out.
+ */
+export function skillExecEnv(
+  skills: readonly { key: string; gating?: Pick<SkillGating, "primaryEnv" | "requires"> }[],
+  config: LooseConfig,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const skill of skills) {
+    const entry = skillEntry(config, skill.key);
+    const configured = entry?.env && typeof entry.env === "object" ? entry.env : {};
+    const primary = skill.gating?.primaryEnv;
+    const names = new Set([...(skill.gating?.requires.env ?? []), ...Object.keys(configured), ...(primary ? [primary] : [])]);
+    for (const name of names) {
+      if (out[name] !== undefined) continue;
+      const fromConfig = configured[name];
+      const value =
+        env[name] ??
+        (typeof fromConfig === "string" ? fromConfig : undefined) ??
+        (name === primary ? resolveApiKey(entry?.apiKey, env) : undefined);
+      if (value !== undefined) out[name] = value;
+    }
+  }
+  return out;
+}

@@ -3,7 +3,7 @@ export { discoverSkills, eligibleSkills } from "./discover.js";
 export type { DiscoverSkillsOptions, DiscoverSkillsResult } from "./discover.js";
 export { buildSkillsPromptSection, compactHome, escapeXml } from "./prompt.js";
 export type { PromptSkill, SkillsPromptOptions } from "./prompt.js";
-export { applySkillEnv } from "./env.js";
+export { applySkillEnv, skillExecEnv } from "./env.js";
 export { readSkillBody } from "./body.js";
 export { createWhich } from "./binaries.js";
 export type { WhichOptions } from "./binaries.js";

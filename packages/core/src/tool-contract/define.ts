@@ -55,6 +55,7 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): AgentTo
       try {
         return await def.run(parsed.data, ctx);
       } catch (err) {
+        if (ctx.signal.aborted) return { content: `${def.name} was aborted.`, isError: true, details: { aborted: true } };
         return errorResult(def.name, err);
       }
     },
@@ -63,7 +64,9 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): AgentTo
 
 function errorResult(tool: string, err: unknown): ToolResult {
   if (err instanceof ToolError) return { content: err.message, isError: true, ...(err.details ? { details: err.details } : {}) };
-  if (err instanceof Error && err.name === "WorkspacePathError") return { content: err.message, isError: true };
+  if (err instanceof Error && (err.name === "WorkspacePathError" || err.name === "NotRegularFileError")) {
+    return { content: err.message, isError: true };
+  }
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const message = err instanceof Error ? err.message : String(err);
   return { content: `${tool} failed: ${message}`, isError: true, ...(code ? { details: { code } } : {}) };

@@ -1,16 +1,21 @@
 const cache = new Map<string, RegExp>();
 
-/** Case-insensitive match of `value` against a pattern where `*` stands for any run of characters. */
-export function matchesGlob(pattern: string, value: string): boolean {
-  let re = cache.get(pattern);
+/**
+ * Match of `value` against a pattern where `*` stands for any run of characters (`/` included).
+ * Case-insensitive unless `options.caseSensitive`; both sides are trimmed.
+ */
+export function matchesGlob(pattern: string, value: string, options: { caseSensitive?: boolean } = {}): boolean {
+  const flags = options.caseSensitive ? "" : "i";
+  const key = `${flags}:${pattern}`;
+  let re = cache.get(key);
   if (!re) {
     const body = pattern
       .trim()
       .split("*")
       .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
       .join(".*");
-    re = new RegExp(`^${body}$`, "i");
-    cache.set(pattern, re);
+    re = new RegExp(`^${body}$`, flags);
+    cache.set(key, re);
   }
   return re.test(value.trim());
 }

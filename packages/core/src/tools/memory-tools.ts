@@ -50,6 +50,7 @@ export function createMemoryGetTool(): AgentTool {
         const res = await getMemoryFile({
           workspaceDir: ctx.workspaceDir,
           path: args.path,
+          signal: ctx.signal,
           ...(args.from !== undefined ? { from: args.from } : {}),
           ...(args.lines !== undefined ? { lines: args.lines } : {}),
         });

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 
 /** The files `openclaw setup` writes from templates, in prompt order. */
@@ -29,11 +29,15 @@ export interface WorkspaceBootstrapFile {
 }
 
 // Bootstrap files are small and read on every turn: synchronous reads skip a thread-pool round
-// trip per call (open, stat, read, close) and cost microseconds.
+// trip per call (open, stat, read, close) and cost microseconds. O_NONBLOCK and the fstat check
+// keep a FIFO or device put in place of a bootstrap file from blocking the main thread: it reads
+// as missing.
 async function readCapped(file: string): Promise<{ content: string; rawChars: number }> {
-  const fd = openSync(file, "r");
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const { size } = fstatSync(fd);
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error(`${file} is not a regular file`);
+    const { size } = stats;
     if (size <= MAX_BOOTSTRAP_READ_BYTES) {
       const content = readFileSync(fd, { encoding: "utf8" });
       return { content, rawChars: content.length };

@@ -44,6 +44,24 @@ export const toolsSchema = z
           .positive()
           .default(200000)
           .describe("Output kept per exec call; the rest is cut with a notice (default 200000)."),
+        mode: z
+          .enum(["deny", "allowlist", "full"])
+          .default("full")
+          .describe(
+            'Which commands exec runs: "full" any command (default), "allowlist" only one program from tools.exec.allowlist with plain arguments (no pipes, chaining, redirection or $), "deny" none. There are no approval prompts.',
+          ),
+        allowlist: z
+          .array(z.string().trim().min(1))
+          .default([])
+          .describe(
+            'Programs exec may run when mode is "allowlist": a bare name matches a program found through PATH ("git", "python3*"), a pattern with / a program given as a path ("~/bin/*"); * matches anything, case-sensitive. Arguments are not checked (default []).',
+          ),
+        passEnv: z
+          .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "not an environment variable name (letters, digits and _)"))
+          .default([])
+          .describe(
+            "Names of the gateway's environment variables that exec commands also get. Without them commands see only PATH, HOME, USER, LOGNAME, SHELL, LANG, LANGUAGE, LC_*, TERM, COLORTERM, NO_COLOR, TZ, TMPDIR, TMP, TEMP, the XDG base-directory variables and the skill env; everything else (the gateway token, channel and provider keys) is withheld (default []).",
+          ),
         applyPatch: z
           .strictObject({
             enabled: z.boolean().default(true).describe("Offer the apply_patch tool (default true)."),

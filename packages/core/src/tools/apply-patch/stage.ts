@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../../tool-contract/index.js";
+import { readRegularFile } from "../fs/regular-file.js";
 import { applyChunks } from "./apply-chunks.js";
 import type { PatchHunk } from "./parse.js";
 
@@ -26,11 +27,10 @@ export interface PatchChange {
   from?: string;
 }
 
-async function readOrNull(file: string): Promise<string | null> {
+/** The file's text, or null when it does not exist; FIFOs, devices and directories are refused. */
+async function readOrNull(target: PatchTarget, signal: AbortSignal | undefined): Promise<string | null> {
   try {
-    const stat = await fs.stat(file);
-    if (stat.isDirectory()) throw new ToolError(`"${file}" is a directory; apply_patch only changes files.`);
-    return await fs.readFile(file, "utf8");
+    return (await readRegularFile(target.path, { display: target.display, tool: "apply_patch", signal })).toString("utf8");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw err;
@@ -40,18 +40,19 @@ async function readOrNull(file: string): Promise<string | null> {
 /**
  * Computes every file's new content in memory (nothing is written), applying hunks in order;
  * a later hunk sees the result of an earlier one on the same file. Throws on the first hunk
- * that cannot apply.
+ * that cannot apply, on a path that is not a regular file, and when `signal` aborts.
  */
 export async function stagePatch(
   hunks: readonly PatchHunk[],
   resolve: (p: string) => PatchTarget,
+  signal?: AbortSignal,
 ): Promise<{ files: Map<string, FileState>; changes: PatchChange[] }> {
   const files = new Map<string, FileState>();
   const load = async (userPath: string): Promise<FileState> => {
     const target = resolve(userPath);
     let state = files.get(target.path);
     if (!state) {
-      const original = await readOrNull(target.path);
+      const original = await readOrNull(target, signal);
       state = { display: target.display, original, current: original };
       files.set(target.path, state);
     }

@@ -2,6 +2,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool, ToolContext } from "../../tool-contract/index.js";
+import { checkAborted } from "../fs/regular-file.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { applyPatchWorkspaceOnly, isApplyPatchAllowed } from "./gate.js";
 import { PatchApplyError } from "./apply-chunks.js";
@@ -59,16 +60,17 @@ export function createApplyPatchTool(): AgentTool {
       let staged;
       try {
         const hunks = parsePatch(args.input);
-        staged = await stagePatch(hunks, resolver(ctx));
+        staged = await stagePatch(hunks, resolver(ctx), ctx.signal);
       } catch (err) {
         if (err instanceof PatchParseError)
           throw new ToolError(`apply_patch: the patch is malformed (${err.message}). Nothing was changed.`);
         if (err instanceof PatchApplyError || err instanceof ToolError)
           throw new ToolError(`apply_patch: ${err.message} Nothing was changed.`);
-        if (err instanceof Error && err.name === "WorkspacePathError")
+        if (err instanceof Error && (err.name === "WorkspacePathError" || err.name === "NotRegularFileError"))
           throw new ToolError(`apply_patch: ${err.message} Nothing was changed.`);
         throw err;
       }
+      checkAborted(ctx.signal);
       await commitStaged(staged.files);
       const lines = staged.changes.map((c) => (c.op === "R" ? `R ${c.from} -> ${c.path}` : `${c.op} ${c.path}`));
       return {

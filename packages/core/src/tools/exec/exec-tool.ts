@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { defineTool } from "../../tool-contract/index.js";
+import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool, ToolContext, ToolResult } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
+import { execEnvFor } from "./environment.js";
+import { checkExecPolicy } from "./exec-policy.js";
 import { describeExit, describeJobStatus, omittedNotice } from "./format.js";
 import { HeadTailBuffer } from "./output-buffer.js";
 import type { BackgroundJob, ProcessRegistry } from "./registry.js";
@@ -26,10 +28,10 @@ const schema = z.strictObject({
 
 type Args = z.output<typeof schema>;
 
-async function runForeground(args: Args, ctx: ToolContext, cwd: string): Promise<ToolResult> {
+async function runForeground(args: Args, ctx: ToolContext, cwd: string, env: Record<string, string>): Promise<ToolResult> {
   const settings = resolveExecSettings(ctx.config);
   const timeoutSeconds = Math.min(args.timeout ?? settings.timeoutSeconds, settings.timeoutSeconds);
-  const shell = new ShellProcess({ command: args.command, cwd, ...(ctx.env ? { env: ctx.env } : {}) });
+  const shell = new ShellProcess({ command: args.command, cwd, env });
   const output = new HeadTailBuffer(settings.maxOutputChars);
   shell.onOutput((t) => output.push(t));
   let timedOut = false;
@@ -95,6 +97,10 @@ function finishedJobResult(job: BackgroundJob): ToolResult {
  * - `background: true` returns a job id at once; `yieldMs` waits that long first and returns the
  *   normal result if the command finished by then. Background jobs have no timeout unless one is
  *   given, and die when the run is aborted.
+ * - `tools.exec.mode` ("full" by default; "allowlist" with `tools.exec.allowlist`; "deny") decides
+ *   which commands run at all; a refused command is an error result naming the key.
+ * - The environment is the gateway's scrubbed of secrets (see `buildExecEnv`), plus
+ *   `tools.exec.passEnv` and the run's skill env.
  */
 export function createExecTool(processes: ProcessRegistry): AgentTool {
   return defineTool({
@@ -106,16 +112,18 @@ export function createExecTool(processes: ProcessRegistry): AgentTool {
     schema,
     async run(args, ctx) {
       const cwd = args.workdir ? resolveInWorkspace(ctx.workspaceDir, args.workdir, { mustExist: true }).path : ctx.workspaceDir;
-      if (!args.background && args.yieldMs === undefined) return runForeground(args, ctx, cwd);
-
       const settings = resolveExecSettings(ctx.config);
+      const verdict = checkExecPolicy(args.command, settings.mode, settings.allowlist, cwd);
+      if (!verdict.allowed) throw new ToolError(verdict.reason, { refused: true, mode: settings.mode });
+      const env = execEnvFor(ctx.config, ctx.env);
+      if (!args.background && args.yieldMs === undefined) return runForeground(args, ctx, cwd, env);
       const timeoutSeconds = args.timeout === undefined ? undefined : Math.min(args.timeout, settings.timeoutSeconds);
       const job = processes.start({
         command: args.command,
         cwd,
         sessionKey: ctx.sessionKey,
         maxOutputChars: settings.maxOutputChars,
-        ...(ctx.env ? { env: ctx.env } : {}),
+        env,
         ...(timeoutSeconds !== undefined ? { timeoutMs: timeoutSeconds * 1000 } : {}),
         signal: ctx.signal,
       });

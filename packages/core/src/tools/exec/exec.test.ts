@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeConfig, makeCtx, makeSandbox, type TestSandbox } from "../__fixtures__/context.js";
 import { createExecTool, createProcessRegistry, createProcessTool, type ProcessRegistry, type ToolContext } from "../index.js";
 
@@ -18,6 +18,7 @@ beforeEach(() => {
   proc = createProcessTool(processes);
 });
 afterEach(async () => {
+  vi.unstubAllEnvs();
   await processes.dispose();
   box.cleanup();
 });
@@ -179,5 +180,109 @@ describe("background jobs and the process tool", () => {
     await exec.execute({ command: "sleep 30", background: true }, ctx);
     await processes.dispose();
     expect(processes.list().map((j) => j.status)).toEqual(["killed", "killed"]);
+  });
+});
+
+describe("the environment of commands", () => {
+  const secrets = {
+    OPENCLAW_GATEWAY_TOKEN: "gateway-secret",
+    TELEGRAM_BOT_TOKEN: "123:telegram-secret",
+    OPENAI_API_KEY: "sk-provider-secret",
+    SOME_CLIENT_SECRET: "client-secret",
+    DB_PASSWORD: "db-secret",
+  };
+  const stubSecrets = () => {
+    for (const [k, v] of Object.entries(secrets)) vi.stubEnv(k, v);
+    vi.stubEnv("HOME", "/home/gateway-user");
+    vi.stubEnv("LC_ALL", "C.UTF-8");
+  };
+  const envLines = (content: string) => new Set(content.split("\n"));
+
+  it("has PATH, HOME, locale and the skill env, and none of the gateway's secrets", async () => {
+    stubSecrets();
+    const res = await exec.execute({ command: "env" }, { ...ctx, env: { SKILL_TOKEN: "from-skill" } });
+    expect(res.isError).toBeFalsy();
+    for (const value of Object.values(secrets)) expect(res.content).not.toContain(value);
+    const lines = envLines(res.content);
+    expect(lines).toContain(`PATH=${process.env.PATH}`);
+    expect(lines).toContain("HOME=/home/gateway-user");
+    expect(lines).toContain("LC_ALL=C.UTF-8");
+    expect(lines).toContain("SKILL_TOKEN=from-skill");
+    expect(lines).toContain("PAGER=cat");
+  });
+
+  it("gives background jobs (followed with process) the same environment", async () => {
+    stubSecrets();
+    const started = await exec.execute({ command: "env", background: true }, { ...ctx, env: { SKILL_TOKEN: "from-skill" } });
+    const jobId = started.details!.jobId as string;
+    await processes.get(jobId)!.shell.done;
+    const res = await proc.execute({ action: "poll", jobId }, ctx);
+    for (const value of Object.values(secrets)) expect(res.content).not.toContain(value);
+    const lines = envLines(res.content);
+    expect(lines).toContain("HOME=/home/gateway-user");
+    expect(lines).toContain("SKILL_TOKEN=from-skill");
+  });
+
+  it("passes the variables named in tools.exec.passEnv", async () => {
+    stubSecrets();
+    vi.stubEnv("PROJECT_REGISTRY_URL", "https://registry.example");
+    const config = makeConfig({ tools: { exec: { passEnv: ["PROJECT_REGISTRY_URL", "DB_PASSWORD", "NOT_SET_ANYWHERE"] } } });
+    const res = await exec.execute({ command: "env" }, { ...ctx, config });
+    const lines = envLines(res.content);
+    expect(lines).toContain("PROJECT_REGISTRY_URL=https://registry.example");
+    expect(lines).toContain("DB_PASSWORD=db-secret");
+    expect(res.content).not.toContain("NOT_SET_ANYWHERE");
+    expect(res.content).not.toContain("telegram-secret");
+  });
+});
+
+describe("tools.exec.mode", () => {
+  const withExec = (exec: Record<string, unknown>) => ({ ...ctx, config: makeConfig({ tools: { exec } }) });
+  const ran = () => existsSync(path.join(box.ws, "ran"));
+
+  it('"deny" runs no command and says which key turned exec off', async () => {
+    const denied = withExec({ mode: "deny" });
+    const res = await exec.execute({ command: "touch ran" }, denied);
+    expect(res.isError).toBe(true);
+    expect(res.content).toContain('tools.exec.mode is "deny"');
+    expect((await exec.execute({ command: "touch ran", background: true }, denied)).isError).toBe(true);
+    expect(ran()).toBe(false);
+  });
+
+  it('"allowlist" runs one listed program with plain arguments and refuses everything else', async () => {
+    const listed = withExec({ mode: "allowlist", allowlist: ["echo", "ls"] });
+    const ok = await exec.execute({ command: "echo hello 'a;b' \"c d\"" }, listed);
+    expect(ok.content).toBe("hello a;b c d\n\n[exit code 0]");
+    for (const command of [
+      "touch ran",
+      "echo hi; touch ran",
+      "echo hi && touch ran",
+      "echo $(touch ran)",
+      "echo `touch ran`",
+      "echo hi > ran",
+      "ls | touch ran",
+      "X=1 touch ran",
+      'echo "$(touch ran)"',
+      "echo hi\ntouch ran",
+      "/usr/bin/touch ran",
+      "t* ran",
+    ]) {
+      const res = await exec.execute({ command }, listed);
+      expect(res.isError, command).toBe(true);
+      expect(res.content, command).toContain('tools.exec.mode is "allowlist"');
+      expect(res.content, command).toContain("Allowed programs (tools.exec.allowlist): echo, ls.");
+    }
+    expect((await exec.execute({ command: "touch ran", background: true }, listed)).isError).toBe(true);
+    expect(ran()).toBe(false);
+  });
+
+  it("an allowlist pattern with / matches a program given as a path", async () => {
+    mkdirSync(path.join(box.ws, "bin"));
+    const script = path.join(box.ws, "bin", "hello.sh");
+    writeFileSync(script, "#!/bin/sh\necho hello from script\n", { mode: 0o755 });
+    const listed = withExec({ mode: "allowlist", allowlist: [`${box.ws}/bin/*`] });
+    expect((await exec.execute({ command: "bin/hello.sh" }, listed)).content).toBe("hello from script\n\n[exit code 0]");
+    expect((await exec.execute({ command: `${box.ws}/bin/hello.sh` }, listed)).isError).toBeFalsy();
+    expect((await exec.execute({ command: "hello.sh" }, listed)).content).toContain('"hello.sh" is not on the allowlist');
   });
 });

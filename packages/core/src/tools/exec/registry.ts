@@ -88,7 +88,7 @@ export interface StartJobOptions {
   timeoutMs?: number;
   /** The run's abort signal: aborting kills the job. */
   signal?: AbortSignal;
-  /** Variables added to the job's environment. */
+  /** The job's whole environment (default: the gateway's environment scrubbed of secrets, see `buildExecEnv`). */
   env?: Record<string, string>;
 }
 

@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../../config/index.js";
+import type { ExecMode } from "./exec-policy.js";
 
 /** `tools.exec.timeoutSeconds` default. */
 export const DEFAULT_EXEC_TIMEOUT_SECONDS = 1800;
@@ -8,14 +9,23 @@ export const DEFAULT_EXEC_MAX_OUTPUT_CHARS = 200_000;
 export interface ExecSettings {
   timeoutSeconds: number;
   maxOutputChars: number;
+  /** `tools.exec.mode`: which commands run. */
+  mode: ExecMode;
+  /** `tools.exec.allowlist`: program patterns for mode "allowlist". */
+  allowlist: readonly string[];
 }
 
-/** `tools.exec` with defaults applied (timeoutSeconds 1800, maxOutputChars 200000). */
+/**
+ * `tools.exec` with defaults applied (timeoutSeconds 1800, maxOutputChars 200000, mode "full",
+ * allowlist []).
+ */
 export function resolveExecSettings(config: OpenClawConfig | undefined): ExecSettings {
   const exec = config?.tools?.exec;
   return {
     timeoutSeconds: positive(exec?.timeoutSeconds) ?? DEFAULT_EXEC_TIMEOUT_SECONDS,
     maxOutputChars: positive(exec?.maxOutputChars) ?? DEFAULT_EXEC_MAX_OUTPUT_CHARS,
+    mode: exec?.mode ?? "full",
+    allowlist: exec?.allowlist ?? [],
   };
 }
 

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
+import { buildExecEnv } from "./environment.js";
 
 /** Time a process group gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2000;
@@ -16,7 +17,8 @@ export interface ShellExit {
 export interface StartShellOptions {
   command: string;
   cwd: string;
-  env?: NodeJS.ProcessEnv;
+  /** The command's whole environment (default: {@link buildExecEnv}, the gateway's environment scrubbed of secrets). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -35,7 +37,7 @@ export class ShellProcess {
   constructor(options: StartShellOptions) {
     this.child = spawn("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...options.env },
+      env: options.env ?? buildExecEnv(),
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

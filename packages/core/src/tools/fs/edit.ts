@@ -1,9 +1,9 @@
-import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { checkAborted, readRegularFile } from "./regular-file.js";
 import { looksBinary } from "./text-file.js";
 
 const schema = z.strictObject({
@@ -40,7 +40,7 @@ export function createEditTool(): AgentTool {
     schema,
     async run(args, ctx) {
       const target = resolveInWorkspace(ctx.workspaceDir, args.path, { mustExist: true, forWrite: true });
-      const raw = await fs.readFile(target.path);
+      const raw = await readRegularFile(target.path, { display: args.path, tool: "edit", signal: ctx.signal, noFollow: true });
       if (looksBinary(raw.subarray(0, 8192))) throw new ToolError(`"${args.path}" looks like a binary file; edit only handles text.`);
       const text = raw.toString("utf8");
       if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are identical; nothing to change.");
@@ -66,6 +66,7 @@ export function createEditTool(): AgentTool {
         );
       }
       const updated = args.replace_all ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
+      checkAborted(ctx.signal);
       await writeFileAtomic(target.path, updated);
       return {
         content: `Edited ${target.relative}: replaced ${count} occurrence${count === 1 ? "" : "s"}.`,

@@ -1,11 +1,13 @@
-import { createReadStream, promises as fs } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { addAbortSignal } from "node:stream";
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
-import type { AgentTool } from "../../tool-contract/index.js";
+import type { AgentTool, ToolResult } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
-import { formatBytes, looksBinary, sniffFile } from "./text-file.js";
+import { checkAborted, openRegularFile, readRegularFile } from "./regular-file.js";
+import { formatBytes, looksBinary, sniffHandle } from "./text-file.js";
 
 /** Lines returned when the call gives no limit. */
 export const READ_DEFAULT_LIMIT = 2000;
@@ -18,6 +20,8 @@ const schema = z.strictObject({
   limit: z.int().min(1).optional().describe(`Number of lines to return (default ${READ_DEFAULT_LIMIT}).`),
 });
 
+type ReadArgs = z.output<typeof schema>;
+
 interface Window {
   lines: string[];
   first: number;
@@ -28,8 +32,9 @@ interface Window {
   totalLines: number;
 }
 
-async function readWindow(file: string, offset: number, limit: number, maxChars: number): Promise<Window> {
-  const stream = createReadStream(file, { encoding: "utf8" });
+async function readWindow(handle: FileHandle, offset: number, limit: number, maxChars: number, signal: AbortSignal): Promise<Window> {
+  checkAborted(signal);
+  const stream = addAbortSignal(signal, handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false }));
   const rl = createInterface({ input: stream, crlfDelay: Infinity });
   const out: Window = { lines: [], first: offset, last: offset - 1, chars: 0, moreFollow: false, lineCut: false, totalLines: 0 };
   try {
@@ -71,8 +76,9 @@ function resolveSkillFile(userPath: string, readable: ReadonlyMap<string, string
 }
 
 /** Reads a skill's SKILL.md, with `{baseDir}` replaced by the skill's folder. */
-async function readSkillFile(file: string, offset: number, limit: number) {
-  const text = (await fs.readFile(file, "utf8")).split("{baseDir}").join(path.dirname(file));
+async function readSkillFile(file: string, display: string, offset: number, limit: number, signal: AbortSignal) {
+  const raw = await readRegularFile(file, { display, tool: "read", signal });
+  const text = raw.toString("utf8").split("{baseDir}").join(path.dirname(file));
   const lines = text.split("\n");
   const window = lines.slice(offset - 1, offset - 1 + limit);
   const more = offset - 1 + limit < lines.length;
@@ -94,36 +100,47 @@ export function createReadTool(): AgentTool {
     schema,
     async run(args, ctx) {
       const skillFile = resolveSkillFile(args.path, ctx.readableFiles);
-      if (skillFile) return readSkillFile(skillFile, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT);
+      if (skillFile) return readSkillFile(skillFile, args.path, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT, ctx.signal);
       const target = resolveInWorkspace(ctx.workspaceDir, args.path, { mustExist: true });
       if (target.isDirectory) {
         throw new ToolError(`"${args.path}" is a directory, not a file. List it with exec (e.g. "ls ${target.relative}").`);
       }
-      const { size } = await fs.stat(target.path);
-      if (looksBinary(await sniffFile(target.path))) {
-        throw new ToolError(
-          `"${args.path}" looks like a binary file (${formatBytes(size)}); read only handles text. Inspect it with exec (e.g. "file ${target.relative}").`,
-          {
-            path: target.relative,
-            size,
-          },
-        );
+      const { handle, stats } = await openRegularFile(target.path, {
+        display: args.path,
+        tool: "read",
+        signal: ctx.signal,
+        noFollow: true,
+      });
+      try {
+        return await readOpenFile(handle, stats.size, target.relative, args, ctx.signal);
+      } finally {
+        await handle.close();
       }
-      const offset = args.offset ?? 1;
-      const limit = args.limit ?? READ_DEFAULT_LIMIT;
-      const win = await readWindow(target.path, offset, limit, READ_MAX_CHARS);
-      const details = { path: target.relative, size, firstLine: win.first, lastLine: win.last, truncated: win.moreFollow || win.lineCut };
-      if (win.totalLines === 0) return { content: "", details: { ...details, empty: true } };
-      if (win.lines.length === 0) {
-        throw new ToolError(`offset ${offset} is past the end of "${args.path}" (${win.totalLines} lines).`, details);
-      }
-      let content = win.lines.join("\n");
-      if (win.lineCut) {
-        content += `\n\n[Line ${win.first} is longer than ${READ_MAX_CHARS} characters and was cut; use exec (e.g. "cut -c ${READ_MAX_CHARS + 1}- ${target.relative}") for the rest.${win.moreFollow ? ` Call read with offset=${win.last + 1} for the next lines.` : ""}]`;
-      } else if (win.moreFollow) {
-        content += `\n\n[Showing lines ${win.first}-${win.last} of "${target.relative}" (${formatBytes(size)}); more lines follow. Call read with offset=${win.last + 1} to continue.]`;
-      }
-      return { content, details };
     },
   });
+}
+
+/** The window of lines `args` asks for, from a regular file already open. */
+async function readOpenFile(handle: FileHandle, size: number, relative: string, args: ReadArgs, signal: AbortSignal): Promise<ToolResult> {
+  if (looksBinary(await sniffHandle(handle))) {
+    throw new ToolError(
+      `"${args.path}" looks like a binary file (${formatBytes(size)}); read only handles text. Inspect it with exec (e.g. "file ${relative}").`,
+      { path: relative, size },
+    );
+  }
+  const offset = args.offset ?? 1;
+  const limit = args.limit ?? READ_DEFAULT_LIMIT;
+  const win = await readWindow(handle, offset, limit, READ_MAX_CHARS, signal);
+  const details = { path: relative, size, firstLine: win.first, lastLine: win.last, truncated: win.moreFollow || win.lineCut };
+  if (win.totalLines === 0) return { content: "", details: { ...details, empty: true } };
+  if (win.lines.length === 0) {
+    throw new ToolError(`offset ${offset} is past the end of "${args.path}" (${win.totalLines} lines).`, details);
+  }
+  let content = win.lines.join("\n");
+  if (win.lineCut) {
+    content += `\n\n[Line ${win.first} is longer than ${READ_MAX_CHARS} characters and was cut; use exec (e.g. "cut -c ${READ_MAX_CHARS + 1}- ${relative}") for the rest.${win.moreFollow ? ` Call read with offset=${win.last + 1} for the next lines.` : ""}]`;
+  } else if (win.moreFollow) {
+    content += `\n\n[Showing lines ${win.first}-${win.last} of "${relative}" (${formatBytes(size)}); more lines follow. Call read with offset=${win.last + 1} to continue.]`;
+  }
+  return { content, details };
 }

@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 
 /** Bytes inspected to decide whether a file is binary. */
 const SNIFF_BYTES = 8192;
@@ -17,16 +17,11 @@ export function looksBinary(sample: Uint8Array): boolean {
   return control / sample.length > 0.1;
 }
 
-/** Reads the first bytes of a file for {@link looksBinary}. */
-export async function sniffFile(file: string): Promise<Uint8Array> {
-  const handle = await fs.open(file, "r");
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+/** Reads the first bytes of an open file (from position 0) for {@link looksBinary}. */
+export async function sniffHandle(handle: FileHandle): Promise<Uint8Array> {
+  const buffer = Buffer.alloc(SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
 /** Human-readable byte count: `512 B`, `1.5 KiB`, `3.2 MiB`. */

@@ -3,6 +3,7 @@ import { defineTool } from "../../tool-contract/index.js";
 import type { AgentTool } from "../../tool-contract/index.js";
 import { resolveInWorkspace } from "../workspace-path.js";
 import { writeFileAtomic } from "./atomic-write.js";
+import { assertReplaceable, checkAborted } from "./regular-file.js";
 
 const schema = z.strictObject({
   path: z.string().min(1).describe("File path relative to the workspace; missing folders are created."),
@@ -20,6 +21,8 @@ export function createWriteTool(): AgentTool {
     schema,
     async run(args, ctx) {
       const target = resolveInWorkspace(ctx.workspaceDir, args.path, { forWrite: true });
+      if (target.exists) await assertReplaceable(target.path, args.path, "write");
+      checkAborted(ctx.signal);
       await writeFileAtomic(target.path, args.content);
       const bytes = Buffer.byteLength(args.content, "utf8");
       const verb = target.exists ? "Replaced" : "Created";
