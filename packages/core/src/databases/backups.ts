@@ -56,6 +56,22 @@ export function newestGoodBackup(stateDir: string, name: string): BackupFile | u
   });
 }
 
+/**
+ * Deletes the temporary files of backups a killed process left in `<stateDir>/backups`
+ * (`.<name>.<time>.sqlite.<pid>.tmp`). Only for the one process that takes backups (the gateway).
+ */
+export function removeLeftoverTemporaries(stateDir: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(backupsDir(stateDir));
+  } catch {
+    return [];
+  }
+  const leftovers = entries.filter((e) => /^\..+\.sqlite\.\d+\.tmp$/.test(e)).map((e) => path.join(backupsDir(stateDir), e));
+  for (const file of leftovers) rmSync(file, { force: true });
+  return leftovers;
+}
+
 /** How one backup went: saved (with the old backups it rotated out), or refused because the source is damaged. */
 export type BackupOutcome = { ok: true; file: string; removed: string[] } | { ok: false; detail: string };
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, truncateSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -72,6 +72,9 @@ describe("BackupSchedule", () => {
   it("backs up every database at start and every interval, keeping the newest 3 of each", async () => {
     const time = manualTime(T0);
     const { log, lines } = recordingLog();
+    // What a gateway killed in the middle of a backup leaves behind.
+    mkdirSync(path.join(stateDir, "backups"));
+    writeFileSync(path.join(stateDir, "backups", ".state.2026-02-01T00-00-00-000Z.sqlite.4242.tmp"), "half a copy");
     const schedule = new BackupSchedule({ stateDir, log, now: time.now, timers: time.timers });
     await schedule.start();
     expect(backupFiles()).toEqual(["agent-main.2026-03-01T09-00-00-000Z.sqlite", "state.2026-03-01T09-00-00-000Z.sqlite"]);

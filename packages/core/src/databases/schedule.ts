@@ -1,5 +1,5 @@
 // The gateway's backup rhythm: one round at start, then one every few hours while it runs.
-import { backupDatabase, DEFAULT_BACKUPS_KEPT } from "./backups.js";
+import { backupDatabase, DEFAULT_BACKUPS_KEPT, removeLeftoverTemporaries } from "./backups.js";
 import { backupsDir, listDatabaseFiles } from "./catalog.js";
 
 /** Time between two backup rounds of a running gateway: 6 hours. */
@@ -46,10 +46,10 @@ const defaultTimers: BackupTimers = {
 
 /**
  * Backs up every database of the state folder (the state database and each agent's session
- * database present at that moment): `start()` runs a round now and another `intervalMs` after each
- * round ends; `stop()` cancels the next one and waits for a round in progress. A database that
- * looks damaged is not backed up (its earlier backups stay) and is logged as an error naming the
- * file and the fix.
+ * database present at that moment). `start()` deletes the temporary files a killed gateway left
+ * behind, runs a round now and another `intervalMs` after each round ends; `stop()` cancels the
+ * next one and waits for a round in progress. A database that looks damaged is not backed up (its
+ * earlier backups stay) and is logged as an error naming the file and the fix.
  */
 export class BackupSchedule {
   private timer: unknown;
@@ -66,6 +66,7 @@ export class BackupSchedule {
    * resolves once the first round is done and the next is scheduled; the gateway does not wait.
    */
   start(): Promise<void> {
+    removeLeftoverTemporaries(this.options.stateDir);
     return this.tick();
   }
 
