@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { findAgentEntry, resolveAgentId } from "../agents/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
-import { DatabaseCorruptError, damageOf, isCorruptionError, sessionDatabase } from "../databases/index.js";
+import { DatabaseCorruptError, isCorruptionError, locateDamage, sessionDatabase } from "../databases/index.js";
 import { dailyMemoryFiles } from "../memory/index.js";
 import {
   createProviderFactory,
@@ -165,8 +165,8 @@ export class AgentRuntime {
       if (err instanceof DatabaseCorruptError) throw new DatabaseCorruptError(err.damaged, { oneLine: true });
       if (!isCorruptionError(err)) throw err;
       const { stateDir } = this.paths;
-      const db = sessionDatabase(stateDir, this.resolveAgent(request.agentId));
-      throw new DatabaseCorruptError([damageOf(stateDir, db, (err as Error).message)], { oneLine: true });
+      const likely = sessionDatabase(stateDir, this.resolveAgent(request.agentId));
+      throw new DatabaseCorruptError(locateDamage(stateDir, likely, err), { oneLine: true });
     }
   }
 

@@ -10,7 +10,7 @@ export {
 } from "./corruption.js";
 export { backupsDir, listDatabaseFiles, stateDatabase, sessionDatabase, type DatabaseFile } from "./catalog.js";
 export { checkDatabaseFile, type IntegrityResult } from "./quick-check.js";
-export { assertDatabasesIntact, findDamagedDatabases, damageOf } from "./integrity.js";
+export { assertDatabasesIntact, findDamagedDatabases, damageOf, locateDamage } from "./integrity.js";
 export {
   backupDatabase,
   listBackups,

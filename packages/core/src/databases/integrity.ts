@@ -28,6 +28,15 @@ export function findDamagedDatabases(stateDir: string): DamagedDatabase[] {
 }
 
 /**
+ * For a corruption error met while running, where SQLite does not say which file: the databases
+ * that fail quick_check now, or else `likely` (the file the failed statement most probably read).
+ */
+export function locateDamage(stateDir: string, likely: DatabaseFile, err: unknown): DamagedDatabase[] {
+  const damaged = findDamagedDatabases(stateDir);
+  return damaged.length > 0 ? damaged : [damageOf(stateDir, likely, (err as Error).message)];
+}
+
+/**
  * Throws a {@link DatabaseCorruptError} naming every damaged database of the state folder and its
  * fix (restore the newest good backup with `openclaw doctor --fix`, or move the file aside), with
  * `lead` as its first line. Missing files are fine: they are created empty when first opened.

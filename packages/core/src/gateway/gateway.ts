@@ -7,7 +7,7 @@ import {
   assertDatabasesIntact,
   BackupSchedule,
   describeDamageInOneLine,
-  damageOf,
+  locateDamage,
   isCorruptionError,
   stateDatabase,
 } from "../databases/index.js";
@@ -119,7 +119,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       } catch (err) {
         if (!isCorruptionError(err)) throw err;
         // The inbox could not record it: the platform is not acknowledged and delivers it again.
-        const damage = describeDamageInOneLine(damageOf(paths.stateDir, stateDatabase(paths.stateDir), (err as Error).message));
+        const damage = locateDamage(paths.stateDir, stateDatabase(paths.stateDir), err).map(describeDamageInOneLine).join("; ");
         log.error(`message ${message.messageId} of ${handle.channel}:${handle.accountId} was not taken: ${damage}`);
         throw new Error(`the message was not taken: ${damage}`);
       }
