@@ -1,4 +1,5 @@
 // `PRAGMA quick_check` on the database files, before the gateway opens them and in doctor.
+import { UserError } from "../config/index.js";
 import { newestGoodBackup } from "./backups.js";
 import { backupsDir, listDatabaseFiles, type DatabaseFile } from "./catalog.js";
 import { DatabaseCorruptError, type DamagedDatabase } from "./corruption.js";
@@ -17,11 +18,21 @@ export function damageOf(stateDir: string, db: DatabaseFile, detail: string): Da
   };
 }
 
-/** Checks every database of the state folder (see `listDatabaseFiles`); returns the damaged ones. */
+/**
+ * Checks every database of the state folder (see `listDatabaseFiles`); returns the damaged ones.
+ * A file that cannot be opened at all (permissions, a folder in its place) is a UserError naming it.
+ */
 export function findDamagedDatabases(stateDir: string): DamagedDatabase[] {
   const damaged: DamagedDatabase[] = [];
   for (const db of listDatabaseFiles(stateDir)) {
-    const result = checkDatabaseFile(db.file);
+    let result: ReturnType<typeof checkDatabaseFile>;
+    try {
+      result = checkDatabaseFile(db.file);
+    } catch (err) {
+      throw new UserError(
+        `${db.what} ${db.file} cannot be opened: ${(err as Error).message}. Check that it is a file you can read and write.`,
+      );
+    }
     if (!result.ok) damaged.push(damageOf(stateDir, db, result.detail));
   }
   return damaged;
