@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { findAgentEntry, resolveAgentId } from "../agents/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
+import { DatabaseCorruptError, isCorruptionError, locateDamage, sessionDatabase } from "../databases/index.js";
 import { dailyMemoryFiles } from "../memory/index.js";
 import {
   createProviderFactory,
@@ -172,7 +173,24 @@ export class AgentRuntime {
     }
   }
 
+  /**
+   * Runs one turn. A session database found damaged (on open or mid-turn) rejects the turn with a
+   * one-line {@link DatabaseCorruptError} naming the file and the fix; SQLite's own "database disk
+   * image is malformed" names no file.
+   */
   async runTurn(request: TurnRequest): Promise<TurnResult> {
+    try {
+      return await this.runTurnUnchecked(request);
+    } catch (err) {
+      if (err instanceof DatabaseCorruptError) throw new DatabaseCorruptError(err.damaged, { oneLine: true });
+      if (!isCorruptionError(err)) throw err;
+      const { stateDir } = this.paths;
+      const likely = sessionDatabase(stateDir, this.resolveAgent(request.agentId));
+      throw new DatabaseCorruptError(locateDamage(stateDir, likely, err), { oneLine: true });
+    }
+  }
+
+  private async runTurnUnchecked(request: TurnRequest): Promise<TurnResult> {
     const started = Date.now();
     const runId = randomUUID();
     const agentId = this.resolveAgent(request.agentId);

@@ -1,11 +1,17 @@
+import { UserError } from "../config/index.js";
+import { isCorruptionError } from "../databases/index.js";
 import { configStep } from "./config-step.js";
+import { databasesStep } from "./databases-step.js";
 import { permissionsStep } from "./permissions-step.js";
 import { sessionsStep } from "./sessions-step.js";
 import { workspaceStep } from "./workspace-step.js";
 import type { DoctorContext, DoctorStep, DoctorStepResult } from "./types.js";
 
-/** Doctor's steps in the order they run. Later concerns (workspace, sessions) add theirs here. */
-export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, workspaceStep, sessionsStep];
+/**
+ * Doctor's steps in the order they run. Later concerns (workspace, sessions) add theirs here; the
+ * databases step comes before the steps that open the databases, so --fix restores them first.
+ */
+export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, databasesStep, workspaceStep, sessionsStep];
 
 export interface DoctorReport {
   fix: boolean;
@@ -15,11 +21,17 @@ export interface DoctorReport {
   problemCount: number;
 }
 
-/** Runs every step; with `fix: false` nothing on disk changes. */
+/**
+ * Runs every step; with `fix: false` nothing on disk changes. A step that throws a UserError (or
+ * meets a damaged database) reports it as its problem, and the later steps still run.
+ */
 export async function runDoctor(ctx: DoctorContext, steps: readonly DoctorStep[] = DOCTOR_STEPS): Promise<DoctorReport> {
   const report: DoctorReport = { fix: ctx.fix, steps: [], changeCount: 0, problemCount: 0 };
   for (const step of steps) {
-    const result = await step.run(ctx);
+    const result = await step.run(ctx).catch((err: unknown): DoctorStepResult => {
+      if (!(err instanceof UserError) && !isCorruptionError(err)) throw err;
+      return { changes: [], problems: [(err as Error).message], notes: [] };
+    });
     report.steps.push({ id: step.id, title: step.title, result });
     report.changeCount += result.changes.length;
     report.problemCount += result.problems.length;

@@ -4,6 +4,14 @@ import { UserError } from "../config/index.js";
 import { MessageQueue } from "../queue/index.js";
 import { SecretScrubber } from "../redaction/index.js";
 import { importLegacySessions, listAgentIdsWithLegacySessions, normalizeAgentId } from "../sessions/index.js";
+import {
+  assertDatabasesIntact,
+  BackupSchedule,
+  describeDamageInOneLine,
+  locateDamage,
+  isCorruptionError,
+  stateDatabase,
+} from "../databases/index.js";
 import { openStateDb, type StateDb } from "../state/index.js";
 import { AccountManager } from "./account-manager.js";
 import { ControlRuns } from "./control-runs.js";
@@ -27,7 +35,10 @@ import { gatewayVersion } from "./version.js";
  * 2. loads the config, applying the safe doctor migrations to the file first (backup + one log
  *    line per change) and refusing to start while it is invalid;
  * 3. refuses a configured channel whose plugin is missing, and a non-loopback bind without auth;
- * 4. opens the state database, the AgentRuntime (session stores) and the MessageQueue, and
+ * 4. checks the state database and every agent's session database with `PRAGMA quick_check`,
+ *    refusing to start while one is damaged (the error names the file, the newest good backup and
+ *    the fix); starts the rolling backups (a round now, then every 6 hours, 3 kept per database);
+ *    opens the state database, the AgentRuntime (session stores) and the MessageQueue, and
  *    imports legacy JSON sessions;
  * 5. listens (HTTP `GET /health` + the WebSocket control API), records its pid and port in
  *    `<stateDir>/gateway.json` (removed again when it stops) for the CLI, then starts every
@@ -79,8 +90,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   };
   try {
+    assertDatabasesIntact(paths.stateDir, "The gateway does not start: a database is damaged.");
     const stateDb: StateDb = openStateDb(paths.stateDir);
     cleanup.push(() => void stateDb.close());
+    const backups = new BackupSchedule({ stateDir: paths.stateDir, log, ...options.backups });
+    cleanup.push(() => backups.stop());
 
     let pipeline: InboundPipeline | undefined;
     const runtime = new AgentRuntime({
@@ -108,7 +122,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         // Rejecting (not dropping) keeps the message unacknowledged, so the platform redelivers it.
         throw new Error("the gateway is stopping; the message was not taken");
       }
-      await pipeline.handleInbound(message, handle);
+      try {
+        await pipeline.handleInbound(message, handle);
+      } catch (err) {
+        if (!isCorruptionError(err)) throw err;
+        // The inbox could not record it: the platform is not acknowledged and delivers it again.
+        const damage = locateDamage(paths.stateDir, stateDatabase(paths.stateDir), err).map(describeDamageInOneLine).join("; ");
+        log.error(`message ${message.messageId} of ${handle.channel}:${handle.accountId} was not taken: ${damage}`);
+        throw new Error(`the message was not taken: ${damage}`);
+      }
     };
     const accounts = new AccountManager({
       plugins: pluginMap,
@@ -178,6 +200,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     accounts.startAll();
     pipeline.start?.();
+    backups.start();
 
     const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     let stopping: Promise<void> | undefined;

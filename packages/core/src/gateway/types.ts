@@ -13,6 +13,7 @@ import type { ModelCandidate, ModelProvider } from "../providers/index.js";
 import type { MessageQueue } from "../queue/index.js";
 import type { StateDb } from "../state/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
+import type { BackupScheduleOptions } from "../databases/index.js";
 import type { BackoffPolicy } from "./backoff.js";
 
 /** Where the gateway writes its one-line event log (listening, accounts, migrations). */
@@ -136,6 +137,11 @@ export interface GatewayOptions {
   shutdownTimeoutMs?: number;
   /** Reported by `status`; default: the version of @openclaw/core. */
   version?: string;
+  /**
+   * The rolling database backups (tests inject the clock and timers): a round at start, then
+   * every 6 hours, the newest 3 of each database kept in `<stateDir>/backups`.
+   */
+  backups?: Pick<BackupScheduleOptions, "intervalMs" | "keep" | "now" | "timers">;
 }
 
 /** State of one account, as `status()` and `channels.status` report it. */

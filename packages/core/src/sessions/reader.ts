@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { UserError } from "../config/index.js";
 import { normalizeAgentId } from "../agents/index.js";
+import { DatabaseCorruptError, damageOf, isCorruptionError, sessionDatabase } from "../databases/index.js";
 import { agentStorePath } from "./paths.js";
 import { normalizeStoreKey, parseEntry, parseEvent, toSessionRecord, type SessionRow } from "./rows.js";
 import { assertSchemaNotNewer, readSchemaVersion, SCHEMA_VERSION } from "./schema.js";
@@ -120,7 +121,8 @@ export class SqliteSessionReader implements SessionReader {
  * Opens an agent's session database read-only, for processes other than the gateway (the CLI,
  * doctor's inspection). Returns null when the database does not exist yet or holds no schema
  * ("no sessions yet"). Throws a UserError when the file was written by a newer openclaw, or is
- * older than this code and not yet migrated (the gateway or `openclaw doctor --fix` migrates it).
+ * older than this code and not yet migrated (the gateway or `openclaw doctor --fix` migrates it),
+ * and a {@link DatabaseCorruptError} when the file is damaged.
  * Safe while the gateway writes: WAL lets readers see the last committed state.
  */
 export function openAgentStoreReadOnly(options: { stateDir: string; agentId?: string }): SessionReader | null {
@@ -144,6 +146,9 @@ export function openAgentStoreReadOnly(options: { stateDir: string; agentId?: st
     return new SqliteSessionReader(db, agentId, file);
   } catch (err) {
     if (db.open) db.close();
+    if (isCorruptionError(err)) {
+      throw new DatabaseCorruptError([damageOf(options.stateDir, sessionDatabase(options.stateDir, agentId), (err as Error).message)]);
+    }
     throw err;
   }
 }

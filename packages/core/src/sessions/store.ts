@@ -16,6 +16,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { normalizeAgentId } from "../agents/index.js";
+import { DatabaseCorruptError, damageOf, isCorruptionError, sessionDatabase } from "../databases/index.js";
 import { newTimeOrderedId } from "./ids.js";
 import { resolveSessionConfig, type SessionConfig } from "./config.js";
 import { agentStorePath } from "./paths.js";
@@ -382,7 +383,8 @@ function readLockHolder(file: string): StoreLockedError["holder"] {
  * single writer: migrates the schema forward, sets WAL, `busy_timeout` and synchronous=NORMAL.
  * Throws `StoreLockedError` (a UserError) when another store already writes it, in this process
  * or another; the lock dies with its process, so a crash never leaves it stale. Throws a
- * UserError naming the file and both versions when the database comes from a newer openclaw.
+ * UserError naming the file and both versions when the database comes from a newer openclaw, and
+ * a {@link DatabaseCorruptError} naming it and the fix when the file is damaged.
  */
 export function openAgentStore(options: OpenAgentStoreOptions): SessionStore {
   const agentId = normalizeAgentId(options.agentId);
@@ -415,6 +417,9 @@ export function openAgentStore(options: OpenAgentStoreOptions): SessionStore {
   } catch (err) {
     if (db?.open) db.close();
     lock.release();
+    if (isCorruptionError(err)) {
+      throw new DatabaseCorruptError([damageOf(options.stateDir, sessionDatabase(options.stateDir, agentId), (err as Error).message)]);
+    }
     throw err;
   }
 }

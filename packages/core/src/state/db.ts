@@ -2,7 +2,11 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { UserError } from "../config/index.js";
+import { DatabaseCorruptError, damageOf, isCorruptionError, stateDatabase } from "../databases/index.js";
 import { STATE_MIGRATIONS, type StateMigration } from "./migrations.js";
+import { stateDbPath } from "./paths.js";
+
+export { stateDbPath };
 
 /** An open handle on the shared state database (better-sqlite3, synchronous). Close it when done. */
 export type StateDb = Database.Database;
@@ -17,11 +21,6 @@ export interface OpenStateDbOptions {
   busyTimeoutMs?: number;
 }
 
-/** `<stateDir>/state/openclaw.sqlite`: workspace setup state, and later pairing codes, cursors, ledger. */
-export function stateDbPath(stateDir: string): string {
-  return path.join(stateDir, "state", "openclaw.sqlite");
-}
-
 /**
  * Opens (creating when missing) the shared state database and brings its schema up to date.
  * - The folder `<stateDir>/state` is created with mode 0700; WAL, `busy_timeout` and foreign keys
@@ -30,21 +29,25 @@ export function stateDbPath(stateDir: string): string {
  *   of `PRAGMA user_version`, so two processes opening at once cannot both apply one.
  * - A database whose `user_version` is newer than the newest known migration is refused with a
  *   UserError naming the file and both versions (the file is left untouched).
+ * - A damaged file (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) is refused with a {@link DatabaseCorruptError}
+ *   naming it and the fix (the newest good backup, or moving it aside).
  */
 export function openStateDb(stateDir: string, options: OpenStateDbOptions = {}): StateDb {
   const migrations = options.migrations ?? STATE_MIGRATIONS;
   checkMigrationList(migrations);
   const file = stateDbPath(stateDir);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const db = new Database(file);
+  let db: Database.Database | undefined;
   try {
+    db = new Database(file);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? STATE_DB_BUSY_TIMEOUT_MS))}`);
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");
     migrateStateDb(db, file, migrations);
     return db;
   } catch (err) {
-    db.close();
+    db?.close();
+    if (isCorruptionError(err)) throw new DatabaseCorruptError([damageOf(stateDir, stateDatabase(stateDir), (err as Error).message)]);
     throw err;
   }
 }
