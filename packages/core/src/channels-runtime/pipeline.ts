@@ -4,7 +4,7 @@ import { chunkText, type InboundMessage, type OutboundTarget } from "@openclaw/p
 import { type AccessAccount, createPairingStore, decideAccess, idsOf, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
-import { Inbox, type InboxTurn, type InboxVerdict } from "../inbox/index.js";
+import { gaveUpNotice, Inbox, type InboxTurn, type InboxVerdict } from "../inbox/index.js";
 import { createMessageTool, resolveRoute } from "../routing/index.js";
 import { resolveBlockStreamingSettings } from "../streaming/index.js";
 import { checkInboundSize, tooLongNotice } from "./inbound-limit.js";
@@ -302,6 +302,14 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
             handle: (t, account) => handle(t.message, account, t),
             finishFinal: (account, entry) => sendChunks(account, entry.target as OutboundTarget, entry.chunks, entry.key),
             track,
+            giveUp: (message, account, attempts) =>
+              sendPlain(
+                account,
+                { chat: message.chat, replyToMessageId: message.messageId },
+                gaveUpNotice(attempts),
+                `gave-up:${account.channel}:${account.accountId}:${message.chat.id}:${message.messageId}`,
+                message.messageId,
+              ),
           })
           .catch((err: unknown) => deps.log.error(`inbox: the replay failed: ${(err as Error).message}`)),
       );

@@ -56,6 +56,8 @@ export interface InboxReplayDeps {
   finishFinal(account: AccountHandle, entry: InterruptedDelivery): Promise<unknown>;
   /** Registers work the pipeline's drain waits for. */
   track<T>(work: Promise<T>): Promise<T>;
+  /** Tells the sender, in the chat, that their message was given up after `attempts` handlings. */
+  giveUp(message: InboundMessage, account: AccountHandle, attempts: number): Promise<unknown>;
 }
 
 const isFinalKey = (key: string) => key.endsWith(":final");
@@ -154,8 +156,17 @@ export class Inbox {
         continue;
       }
       if (row.attempts >= MAX_INBOX_ATTEMPTS) {
-        this.store.settle(row.id, "dropped", `gave up after ${row.attempts} attempts`);
-        account.log.warn(`message ${row.messageId} was not answered after ${row.attempts} attempts; giving up on it`);
+        // The sender is told (never a silent drop); the row is settled whether or not that send
+        // succeeds, so a refusing platform cannot keep the message coming back.
+        account.log.warn(
+          `message ${row.messageId} was not answered after ${row.attempts} attempts; giving up on it and telling the sender`,
+        );
+        void deps.track(
+          deps
+            .giveUp(row.message, account, row.attempts)
+            .catch((err: unknown) => account.log.warn(`could not tell the sender of message ${row.messageId}: ${(err as Error).message}`))
+            .finally(() => this.store.settle(row.id, "dropped", `gave up after ${row.attempts} attempts`)),
+        );
         continue;
       }
       let route: { agentId: string; sessionKey: string };

@@ -5,3 +5,4 @@ export { InboxStore, type InboxRow, type InboxState, type ReplyMessage } from ".
 export { InboxTurn, attemptReplyKey, inboxKeyOf, replyKeyOf, type InboxTurnOptions, type InboxVerdict } from "./turn.js";
 export { planSessionReplay, type SessionReplayPlan } from "./plan.js";
 export { replyOutbound, type ReplyJournal, type ReplyOutbound } from "./reply-outbound.js";
+export { gaveUpNotice } from "./notices.js";

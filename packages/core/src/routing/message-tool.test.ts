@@ -42,7 +42,7 @@ function setup(overrides: { config?: unknown } = {}) {
   return { tool, sent };
 }
 
-const ctx = {} as ToolContext;
+const ctx = { signal: new AbortController().signal } as ToolContext;
 
 describe("the message tool", () => {
   it("is the messaging-group tool named message with a JSON Schema of its arguments", () => {

@@ -16,6 +16,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startGatewayProcess as startGateway } from "../../src/app/index.js";
 import { silentLogger, type Gateway } from "../../src/gateway/index.js";
+import { MAX_INBOX_ATTEMPTS } from "../../src/inbox/index.js";
 import { openAgentStoreReadOnly } from "../../src/sessions/index.js";
 
 let home: string;
@@ -126,5 +127,36 @@ describe("the inbox in the gateway", () => {
     await boot();
     await gateway!.stop();
     expect(model.requests).toHaveLength(2);
+  });
+
+  it("a message cut off on every handling is given up after the last attempt, and its sender is told once", async () => {
+    await boot();
+    model.enqueue([{ delayMs: 10_000 }, { text: "too late" }]);
+    await platform.userSays({ sender: "ann", text: "a message that never gets through" });
+    await model.waitForRequests(1);
+    await gateway!.stop({ timeoutMs: 100 });
+    gateway = undefined;
+    // As if every start since had been cut off too (each start that finds it unanswered counts one).
+    const db = new Database(path.join(stateDir, "state", "openclaw.sqlite"));
+    db.prepare("UPDATE inbox SET attempts = ?").run(MAX_INBOX_ATTEMPTS);
+    db.close();
+
+    await boot();
+    const notice = `Sorry, I could not answer this message: handling it was interrupted ${MAX_INBOX_ATTEMPTS} times, so I stopped trying. Please send it again if you still need an answer.`;
+    // The loopback chat splits long texts into parts; the sender reads them in order.
+    const shown = () => platform.chatView("ann").texts.join("");
+    await platform.waitFor(() => shown() === notice, { what: "the notice" });
+    await gateway!.stop();
+    gateway = undefined;
+    expect(model.requests).toHaveLength(1);
+    expect(inboxRows()).toEqual([
+      { message_id: expect.any(String), state: "dropped", reason: `gave up after ${MAX_INBOX_ATTEMPTS} attempts` },
+    ]);
+
+    // The next start neither tries again nor repeats the notice.
+    await boot();
+    await gateway!.stop();
+    expect(model.requests).toHaveLength(1);
+    expect(shown()).toBe(notice);
   });
 });
