@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import path from "node:path";
 import { findAgentEntry, resolveAgentId } from "../agents/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
 import { DatabaseCorruptError, isCorruptionError, locateDamage, sessionDatabase } from "../databases/index.js";
@@ -28,21 +27,13 @@ import type { AgentTool } from "../tool-contract/index.js";
 import type { ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
-import { runAgentLoop, type LoopRecord, type SteeringText } from "./loop.js";
+import { runAgentLoop, type SteeringText } from "./loop.js";
 import { replayRecordedTurn } from "./resume.js";
 import { chatFailureNotice, RecentRunErrors, type RunErrorRecord } from "./run-errors.js";
 import { createSessionTools } from "./session-tools.js";
+import { SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
-import { assistantMessageEvent, historyFromEvents, toolResultEvent, userMessageEvent } from "./transcript.js";
-
-interface SkillSnapshot {
-  section: string;
-  files: ReadonlyMap<string, string>;
-  env: Record<string, string>;
-}
-
-/** How long one skill discovery serves new sessions of the same agent. */
-const SKILL_DISCOVERY_TTL_MS = 5000;
+import { historyFromEvents, loopRecordEvent, userMessageEvent } from "./transcript.js";
 
 export interface AgentRuntimeOptions {
   config: OpenClawConfig;
@@ -113,11 +104,10 @@ export class AgentRuntime {
   private readonly version: string;
   private readonly stores = new Map<string, SessionStore>();
   private readonly ensured = new Map<string, Promise<{ bootstrapPending: boolean }>>();
-  private readonly skillSnapshots = new Map<string, SkillSnapshot>();
   private readonly processes = new Map<string, ProcessRegistry>();
   private readonly toolCache = new Map<string, AgentTool[]>();
   private readonly sessionInstructions = new Map<string, string>();
-  private readonly skillCache = new Map<string, { at: number; snapshot: Promise<SkillSnapshot> }>();
+  private readonly skills: SkillSnapshots;
   private readonly failures = new RecentRunErrors();
 
   constructor(private readonly options: AgentRuntimeOptions) {
@@ -128,6 +118,7 @@ export class AgentRuntime {
       options.createProvider ?? createProviderFactory(options.config, { env: this.env, configPath: options.paths.configPath });
     this.now = options.now ?? (() => new Date());
     this.version = options.version ?? "0.0.0";
+    this.skills = new SkillSnapshots({ config: this.config, stateDir: this.paths.stateDir, env: this.env });
   }
 
   /** The agent's session store, opened on first use (this process becomes its single writer). */
@@ -268,7 +259,7 @@ export class AgentRuntime {
       });
       const isMain = keyKind.kind === "main";
       const agentName = findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)?.identity?.name;
-      const skills = await this.skillsFor(agentId, settings.workspaceDir, session.sessionId);
+      const skills = await this.skills.forSession(agentId, settings.workspaceDir, session.sessionId);
       const tools = await this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
       const system = buildSystemPrompt({
         mode,
@@ -310,7 +301,7 @@ export class AgentRuntime {
         },
         signal: controller.signal,
         ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
-        record: (entry) => record([this.toTranscript(entry)]),
+        record: (entry) => record([loopRecordEvent(entry, this.now().getTime())]),
         emit,
       });
       usage.inputTokens = result.usage.inputTokens;
@@ -369,24 +360,6 @@ export class AgentRuntime {
     }
   }
 
-  private toTranscript(entry: LoopRecord) {
-    const now = this.now().getTime();
-    switch (entry.kind) {
-      case "assistant":
-        return assistantMessageEvent(entry.text, entry.toolCalls, {
-          provider: entry.provider,
-          model: entry.model,
-          stopReason: entry.stopReason,
-          now,
-          ...(entry.usage ? { usage: { input: entry.usage.inputTokens, output: entry.usage.outputTokens } } : {}),
-        });
-      case "tool_result":
-        return toolResultEvent(entry.call, { content: entry.content, isError: entry.isError }, now);
-      case "user":
-        return userMessageEvent(entry.text, now, { keys: entry.inboundKeys ?? [], steered: true });
-    }
-  }
-
   /** The tools a session of this agent gets (after the tool policy), e.g. for `openclaw context --detail`. */
   toolsForSession(agentId: string, sessionKey: string, modelRef?: string): Promise<AgentTool[]> {
     return this.toolsFor(agentId, sessionKey, modelRef ?? resolveModelSelection(this.config, agentId)[0]?.ref ?? "");
@@ -425,46 +398,6 @@ export class AgentRuntime {
       this.ensured.set(workspaceDir, pending);
     }
     return pending;
-  }
-
-  /**
-   * The skills of a session: the prompt section, the SKILL.md files `read` may open, and the
-   * environment from `skills.entries` (env, and apiKey as the skill's primaryEnv; never
-   * overriding a variable the process already has). Snapshotted per session so the prompt stays
-   * stable; discovery is shared by an agent's sessions for a few seconds.
-   */
-  private async skillsFor(agentId: string, workspaceDir: string, sessionId: string): Promise<SkillSnapshot> {
-    const cached = this.skillSnapshots.get(sessionId);
-    if (cached !== undefined) return cached;
-    const now = Date.now();
-    let shared = this.skillCache.get(agentId);
-    if (!shared || now - shared.at > SKILL_DISCOVERY_TTL_MS) {
-      shared = { at: now, snapshot: this.discoverSkills(agentId, workspaceDir) };
-      shared.snapshot.catch(() => this.skillCache.delete(agentId));
-      this.skillCache.set(agentId, shared);
-    }
-    const snapshot = await shared.snapshot;
-    if (this.skillSnapshots.size > 512) this.skillSnapshots.clear();
-    this.skillSnapshots.set(sessionId, snapshot);
-    return snapshot;
-  }
-
-  private async discoverSkills(agentId: string, workspaceDir: string): Promise<SkillSnapshot> {
-    // Loaded on the first turn, not at gateway start (skills bring the YAML parser).
-    const { buildSkillsPromptSection, compactHome, eligibleSkills, skillExecEnv } = await import("../skills/index.js");
-    const home = this.env.HOME ?? "";
-    const skills = await eligibleSkills({ workspaceDir, stateDir: this.paths.stateDir, home, config: this.config, agentId, env: this.env });
-    const limits = this.config.skills.limits;
-    const section = buildSkillsPromptSection(skills, { maxChars: limits.maxSkillsPromptChars, maxSkills: limits.maxSkillsInPrompt, home });
-    // exec gets a scrubbed environment: the variables the skills need are passed explicitly.
-    const env = skillExecEnv(skills, this.config, this.env);
-    const files = new Map<string, string>();
-    for (const s of skills) {
-      const abs = path.resolve(s.path);
-      files.set(abs, abs);
-      files.set(compactHome(abs, home), abs);
-    }
-    return { section, files, env };
   }
 
   async close(): Promise<void> {

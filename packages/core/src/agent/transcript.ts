@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall } from "../providers/index.js";
 import type { StoredEvent, TranscriptEventInput } from "../sessions/index.js";
+import type { LoopRecord } from "./loop.js";
 
 /**
  * Transcript entries use the pi session format: `{type: "message", message: {role, content, …}}`
@@ -194,4 +195,22 @@ export function historyFromEvents(events: readonly StoredEvent[]): ChatMessage[]
   }
   closeOpen();
   return out;
+}
+
+/** The transcript event for one record of the agent loop (an assistant message, a tool result, a steering message). */
+export function loopRecordEvent(entry: LoopRecord, now: number): TranscriptEventInput {
+  switch (entry.kind) {
+    case "assistant":
+      return assistantMessageEvent(entry.text, entry.toolCalls, {
+        provider: entry.provider,
+        model: entry.model,
+        stopReason: entry.stopReason,
+        now,
+        ...(entry.usage ? { usage: { input: entry.usage.inputTokens, output: entry.usage.outputTokens } } : {}),
+      });
+    case "tool_result":
+      return toolResultEvent(entry.call, { content: entry.content, isError: entry.isError }, now);
+    case "user":
+      return userMessageEvent(entry.text, now, { keys: entry.inboundKeys ?? [], steered: true });
+  }
 }
