@@ -14,7 +14,7 @@
 // time is Telegram's own limit: the plugin paces an account's sends at 30/s, as the Bot API asks.
 // Needs the built packages (`pnpm build`). Usage:
 //   node bench/telegram-load.mjs [--users 300] [--messages 3] [--policy pairing|open|both]
-//                                [--model-delay 50] [--json]
+//                                [--model-delay 50] [--json] [--log (print the gateway's log)]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,6 +30,7 @@ const { values: args } = parseArgs({
     policy: { type: "string", default: "both" },
     "model-delay": { type: "string", default: "50" },
     json: { type: "boolean", default: false },
+    log: { type: "boolean", default: false },
   },
 });
 const USERS = Number(args.users);
@@ -170,6 +171,7 @@ async function runPolicy(policy) {
     const peakRssKb = kib(gateway.proc.pid, "VmHWM");
     gateway.proc.kill("SIGTERM");
     const exitCode = await gateway.exited;
+    if (args.log) console.error(gateway.stderr());
 
     // Judge what the users see and what the store holds.
     const problems = [];

@@ -243,8 +243,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     chat: (chatId) => {
       const id = Number(chatId);
       return store
-        .botMessages()
-        .filter((m) => !m.deleted && m.message.chat.id === id)
+        .botMessagesIn(id)
+        .filter((m) => !m.deleted)
         .map((m) => structuredClone(m.message));
     },
     sentMessages: () => store.botMessages().map((m) => structuredClone(m.message)),

@@ -48,6 +48,8 @@ export class TelegramStore {
   closing = false;
   private nextUpdateId = 1;
   private nextMessageId = 1;
+  /** Bot messages per chat in send order, so `chat(id)` does not walk every chat's messages. */
+  private readonly botByChat = new Map<number, StoredMessage[]>();
   private nextFile = 1;
 
   constructor(readonly bot: TgUser) {}
@@ -56,6 +58,7 @@ export class TelegramStore {
   clear(): void {
     this.chats.clear();
     this.messages.clear();
+    this.botByChat.clear();
     this.threads.clear();
     this.updates = [];
     this.files.clear();
@@ -124,7 +127,17 @@ export class TelegramStore {
   addMessage(message: TgMessage, fromBot: boolean, version?: FakeMessageVersion): StoredMessage {
     const stored: StoredMessage = { message, fromBot, deleted: false, versions: version ? [version] : [] };
     this.messages.set(message.message_id, stored);
+    if (fromBot) {
+      const list = this.botByChat.get(message.chat.id);
+      if (list) list.push(stored);
+      else this.botByChat.set(message.chat.id, [stored]);
+    }
     return stored;
+  }
+
+  /** The bot's messages in one chat, in send order (message ids only grow). */
+  botMessagesIn(chatId: number): readonly StoredMessage[] {
+    return this.botByChat.get(chatId) ?? [];
   }
 
   /** Bot messages in send order. */
