@@ -91,11 +91,11 @@ describe("fake QQ Bot: gateway session", () => {
     await start();
     const tok = await token(fake);
     const cases: [(c: GatewayClient) => void, number][] = [
-      (c) => c.identify("bad"),
-      (c) => c.identify(tok, "all"),
-      (c) => c.send("{not json"),
-      (c) => c.send({ op: 42 }),
-    ].map((act, i) => [act, [4004, 4013, 4002, 4001][i]!]);
+      [(c) => c.identify("bad"), 4004],
+      [(c) => c.identify(tok, "all"), 4013],
+      [(c) => c.send("{not json"), 4002],
+      [(c) => c.send({ op: 42 }), 4001],
+    ];
     for (const [act, code] of cases) {
       const client = await connect(tok);
       await client.frame((f) => f.op === 10);
