@@ -45,6 +45,13 @@ export type {
 } from "./telegram/index.js";
 
 /**
+ * Fake QQ Bot platform: the token endpoint, OpenAPI REST and the WebSocket gateway on one
+ * loopback port. A QQ bot connects, identifies, resumes and replies exactly as on the platform;
+ * passive-reply limits, msg_seq dedup, streams, media and socket faults are enforced or injectable.
+ */
+export * from "./qqbot/index.js";
+
+/**
  * The loopback channel: an in-memory chat platform (users, bots, chats a test can read as their
  * user sees them, rate limits, refused edits, latency) and a channel plugin built with the SDK on
  * it. For tests and benchmarks; `loopback-plugin/` packages it for `plugins.load.paths`.

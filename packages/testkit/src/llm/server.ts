@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { echoResponder } from "./script.js";
 import type { FakeModelServer, FakeModelServerOptions, FakeResponder, FakeTurn, RecordedRequest } from "./types.js";
+import { listenOnLoopback, trackSockets } from "../net/listen.js";
 
 /** Per-response helpers handed to a protocol handler. */
 export interface ExchangeContext {
@@ -63,7 +63,6 @@ export async function startFakeServer(handler: ProtocolHandler, userOptions: Fak
   const queue: FakeTurn[] = [...(options.script ?? [])];
   let responder: FakeResponder = options.responder ?? echoResponder;
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const live = new Set<AbortController>();
   let inFlight = 0;
   let idleWaiters: Array<() => void> = [];
@@ -98,11 +97,6 @@ export async function startFakeServer(handler: ProtocolHandler, userOptions: Fak
       if (!res.headersSent && !res.destroyed) res.writeHead(500).end();
       else res.destroy();
     });
-  });
-
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse, controller: AbortController): Promise<void> {
@@ -187,14 +181,8 @@ export async function startFakeServer(handler: ProtocolHandler, userOptions: Fak
     });
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const sockets = trackSockets(server);
+  const port = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
 
   return {

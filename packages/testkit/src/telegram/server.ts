@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { Dispatcher, type CallOutcome } from "./dispatcher.js";
 import { FakeTelegramApiError } from "./errors.js";
 import { parseParams, readBody, recordableParams } from "./request-body.js";
@@ -7,6 +6,7 @@ import { TelegramStore } from "./store.js";
 import type { FakeTelegram, FakeTelegramCall, FakeTelegramOptions, TgUser } from "./types.js";
 import { buildUserMessage } from "./user-messages.js";
 import { createWaiters } from "./waiters.js";
+import { listenOnLoopback, trackSockets } from "../net/listen.js";
 
 const DEFAULT_TOKEN = "123456:TEST";
 
@@ -40,7 +40,6 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     options.enforceRateLimit,
   );
   const calls: FakeTelegramCall[] = [];
-  const sockets = new Set<Socket>();
   const live = new Set<AbortController>();
   const closeSignal = new AbortController();
   let inFlight = 0;
@@ -151,18 +150,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       else res.destroy();
     });
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const sockets = trackSockets(server);
+  const port = await listenOnLoopback(server);
 
   /** Runs a method named in a webhook response body, as Telegram does with webhook replies. */
   async function runWebhookReply(payload: Record<string, any>): Promise<void> {
