@@ -1,6 +1,8 @@
 import { ok, type QQAnswer, qqError } from "./errors.js";
+import { uploadFile } from "./media.js";
 import { sendMessage } from "./messages.js";
 import type { QQStore, TargetKey } from "./store.js";
+import { streamChunk } from "./streams.js";
 import { type TokenIssuer, tokenFromAuth } from "./tokens.js";
 
 /** What the REST routes need from the server. */
@@ -42,6 +44,10 @@ export async function route(
     });
   }
   if (method !== "POST") return qqError("notFound");
+  const files = /^\/v2\/(users|groups)\/([^/]+)\/files$/.exec(pathname);
+  if (files) return uploadFile(ctx.store, `${files[1] === "users" ? "c2c" : "group"}:${decodeURIComponent(files[2]!)}`, body);
+  const stream = /^\/v2\/users\/([^/]+)\/stream_messages$/.exec(pathname);
+  if (stream) return streamChunk(ctx.store, decodeURIComponent(stream[1]!), body);
   for (const [pattern, kind] of SEND_PATHS) {
     const match = pattern.exec(pathname);
     if (match) return sendMessage(ctx.store, `${kind}:${decodeURIComponent(match[1]!)}`, body);
