@@ -14,6 +14,15 @@ describe("previewModeWarnings", () => {
     expect(previewModeWarnings("whatsapp", { mode: "off" }, whatsapp)).toEqual([]);
   });
 
+  it("is quiet about a non-editing channel whose policy makes every non-off mode block replies", () => {
+    const policy = { previewModes: ["partial"], defaultMode: "partial", blockReplies: "unless-off" } as const;
+    expect(previewModeWarnings("blocky", { mode: "partial" }, whatsapp, { policy })).toEqual([]);
+    // Without that policy the same mode would show nothing until the end: warned.
+    expect(previewModeWarnings("blocky", { mode: "partial" }, whatsapp, { policy: { ...policy, blockReplies: "explicit" } })).toHaveLength(
+      1,
+    );
+  });
+
   it("warns about nativeTransport without a native stream, and is quiet with one", () => {
     expect(previewModeWarnings("telegram", { nativeTransport: true }, telegram)).toEqual([
       expect.stringContaining("channels.telegram.streaming.nativeTransport is true, but telegram has no native stream"),

@@ -1,6 +1,6 @@
 // Config validation: streaming settings that cannot work on a channel, in words a user can act on.
 import type { ChannelCapabilities } from "@openclaw/plugin-sdk";
-import { isPlainObject } from "@openclaw/plugin-sdk/config";
+import { type DeliveryPolicy, isPlainObject } from "@openclaw/plugin-sdk/config";
 
 /** The capabilities `previewModeWarnings` looks at. */
 export type StreamingCapabilities = Pick<ChannelCapabilities, "edit" | "delete" | "textLimit" | "editLimit" | "nativeStream">;
@@ -9,6 +9,11 @@ export type StreamingCapabilities = Pick<ChannelCapabilities, "edit" | "delete" 
 export interface PreviewModeWarningOptions {
   /** Config path of the `streaming` object (default `channels.<channelId>.streaming`). */
   path?: string;
+  /**
+   * The channel's delivery policy. With `blockReplies: "unless-off"` a non-off mode means block
+   * replies, which need no edits, so a channel that cannot edit is not warned about it.
+   */
+  policy?: Pick<DeliveryPolicy, "blockReplies">;
 }
 
 /**
@@ -28,7 +33,7 @@ export function previewModeWarnings(
   const warnings: string[] = [];
   const mode = streamingConfig.mode;
   if (typeof mode === "string" && mode !== "off") {
-    if (!capabilities.edit) {
+    if (!capabilities.edit && options.policy?.blockReplies !== "unless-off") {
       warnings.push(
         `${path}.mode is "${mode}", but ${channelId} cannot edit messages, so no live preview is shown and the reply is sent when it is ready. Set ${path}.mode to "off" (or remove it) to silence this warning.`,
       );

@@ -12,6 +12,6 @@ export function streamingWarnings(config: unknown, registry: Pick<ConfigRegistry
   const defs = new Map(registry.channels.map((def) => [def.id, def]));
   return channelScopes(config).flatMap(({ channelId, path, entry }) => {
     const def = defs.get(channelId);
-    return def ? previewModeWarnings(def.id, entry.streaming, def.capabilities, { path: `${path}.streaming` }) : [];
+    return def ? previewModeWarnings(def.id, entry.streaming, def.capabilities, { path: `${path}.streaming`, policy: def.delivery }) : [];
   });
 }

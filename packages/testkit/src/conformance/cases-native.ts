@@ -23,7 +23,7 @@ export const nativeStreamFinal: ConformanceCase = {
     const ledger = new InMemoryDeliveryLedger();
     const key = replyKey("native");
     const from = s.seq();
-    const stream = openNativeStream(s, message.chat, s.budget(), new AbortController().signal, key, ledger);
+    const stream = openNativeStream(s, message.chat, s.budget(), new AbortController().signal, key, ledger, message.messageId);
     // Deltas every 10 ms for three throttle intervals: far faster than the channel's update rate.
     const steps = Math.ceil((3 * s.throttleMs) / 10);
     for (let i = 1; i <= steps; i++) {
@@ -59,7 +59,15 @@ export const nativeStreamFinal: ConformanceCase = {
 
     // A retry (say, after a restart) with the same ledger finds the final delivered.
     const seq = s.seq();
-    const again = await openNativeStream(s, message.chat, s.budget(), new AbortController().signal, key, ledger).finalize(final);
+    const again = await openNativeStream(
+      s,
+      message.chat,
+      s.budget(),
+      new AbortController().signal,
+      key,
+      ledger,
+      message.messageId,
+    ).finalize(final);
     assert.equal(again.via, "ledger");
     assert.equal(s.seq(), seq, "nothing was sent again");
   },
@@ -75,7 +83,15 @@ export const nativeStreamAborted: ConformanceCase = {
     const text = prose(600, 53);
     const run = new AbortController();
     const from = s.seq();
-    const stream = openNativeStream(s, message.chat, s.budget(), run.signal, replyKey("native-abort"), new InMemoryDeliveryLedger());
+    const stream = openNativeStream(
+      s,
+      message.chat,
+      s.budget(),
+      run.signal,
+      replyKey("native-abort"),
+      new InMemoryDeliveryLedger(),
+      message.messageId,
+    );
     stream.update(text.slice(0, 100));
     await s.waitForCall((c) => c.chatId === chatId && c.op === "stream-update" && c.ok === true, "the first stream update", from);
     stream.update(text.slice(0, 200)); // the next update waits for the throttle

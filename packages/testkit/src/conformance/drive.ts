@@ -46,7 +46,11 @@ export function openPreview(
   });
 }
 
-/** A native stream of one reply into `chat` with the channel's declared semantics, paced like a preview. */
+/**
+ * A native stream of one reply into `chat` with the channel's declared semantics, paced like a
+ * preview. `inReplyTo` is the inbound message the reply answers (platforms with a reply quota,
+ * like QQ Bot, stream only as a reply to a user message).
+ */
 export function openNativeStream(
   session: ConformanceSession,
   chat: ChatRef,
@@ -54,8 +58,10 @@ export function openNativeStream(
   signal: AbortSignal,
   key: string,
   ledger: DeliveryLedger,
+  inReplyTo?: string,
 ): NativeStreamController {
   return new NativeStreamController({
+    ...(inReplyTo !== undefined ? { inReplyTo } : {}),
     outbound: session.outbound,
     target: { chat },
     budget,

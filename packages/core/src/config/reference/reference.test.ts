@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import qqbotConfig from "@openclaw/qqbot/config";
 import telegramConfig from "@openclaw/telegram/config";
 import { CONFIG_REFERENCE_FILE, renderBuiltinConfigReference as render } from "./index.js";
 
 // `pnpm docs:gen` documents core with the channel packages of this repository.
-const renderBuiltinConfigReference = () => render([telegramConfig]);
+const renderBuiltinConfigReference = () => render([qqbotConfig, telegramConfig]);
 
 const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
 
