@@ -21,6 +21,7 @@ const DOCS = [
   "access.md",
   "delivery.md",
   "channels/telegram.md",
+  "channels/qqbot.md",
 ] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };
