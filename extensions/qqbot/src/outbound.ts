@@ -20,6 +20,7 @@ import type { QQBotAccount } from "./account.js";
 import type { QQApi } from "./api.js";
 import { QQBOT_TEXT_LIMIT } from "./config.js";
 import type { MsgSeqCounter } from "./msg-seq.js";
+import { markdownToPlain } from "./format/plain.js";
 import { C2CStream } from "./stream.js";
 import { type QQTarget, targetOf } from "./targets.js";
 
@@ -32,6 +33,15 @@ export interface QQOutboundOptions {
   api: QQApi;
   seq: MsgSeqCounter;
 }
+
+/**
+ * Platform codes that refuse a passive reply itself (not its content): 22009, the user message's
+ * passive replies are used up; 304026, its msg_id is no longer valid (the reply window closed).
+ */
+export const PASSIVE_REPLY_REFUSED = new Set(["22009", "304026"]);
+
+const isPassiveReplyRefusal = (error: unknown): boolean =>
+  error instanceof PermanentSendError && error.code !== undefined && PASSIVE_REPLY_REFUSED.has(error.code);
 
 /** A message id out of a send's answer. */
 function idOf(answer: { id?: unknown }, what: string): string {
@@ -49,13 +59,25 @@ export function createQQOutbound(options: QQOutboundOptions): ChannelOutbound & 
   const replyFields = (send: SendOptions): { msg_seq: number; msg_id?: string } =>
     send.inReplyTo !== undefined ? { msg_id: send.inReplyTo, msg_seq: seq.take() } : { msg_seq: seq.take() };
 
-  const postMessage = async (target: QQTarget, body: Record<string, unknown>, send: SendOptions, what: string): Promise<string> =>
-    idOf(await api.request<{ id?: unknown }>("POST", target.messagesPath, body, send.signal), what);
+  const postMessage = async (target: QQTarget, body: Record<string, unknown>, send: SendOptions, what: string): Promise<string> => {
+    try {
+      return idOf(await api.request<{ id?: unknown }>("POST", target.messagesPath, body, send.signal), what);
+    } catch (error) {
+      // A passive reply the platform no longer takes (the user message's replies are used up, or
+      // its reply window closed while the model worked) goes out as a proactive message instead:
+      // the answer is never dropped for want of a reply slot.
+      if (body.msg_id === undefined || !isPassiveReplyRefusal(error)) throw error;
+      const { msg_id: _id, msg_seq: _seq, message_reference: _quote, ...proactive } = body;
+      return idOf(await api.request<{ id?: unknown }>("POST", target.messagesPath, proactive, send.signal), what);
+    }
+  };
 
   const textBody = (text: string, target: OutboundTarget, send: SendOptions): Record<string, unknown> => {
     const quote = target.replyToMessageId !== undefined ? { message_reference: { message_id: target.replyToMessageId } } : {};
     if (account.markdownSupport && send.format === "markdown") return { markdown: { content: text }, msg_type: 2, ...replyFields(send) };
-    return { content: text, msg_type: 0, ...quote, ...replyFields(send) };
+    // Without the markdown permission the model's Markdown is shown as the plain text it means.
+    const content = send.format === "markdown" ? markdownToPlain(text) : text;
+    return { content, msg_type: 0, ...quote, ...replyFields(send) };
   };
 
   return {

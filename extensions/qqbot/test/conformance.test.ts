@@ -7,10 +7,6 @@ import { openid } from "./helpers.js";
 
 runChannelConformance({
   name: "qqbot",
-  skip: {
-    "media-sent": "the fake shows a file message without its text; captions are covered by the plugin's own tests",
-    "bad-inbound-rejected": "the fake QQ Bot platform has no way to send malformed events yet",
-  },
   async createHarness() {
     const qq: FakeQQBot = await startFakeQQBot({ heartbeatIntervalMs: 1000 });
     const users = new Map<string, string>();
@@ -51,7 +47,12 @@ runChannelConformance({
             body: { code: 22009, message: "too many requests" },
           });
         },
-        async injectBadPayload() {},
+        async injectBadPayload() {
+          // Events a broken or hostile peer could send: no author, no id, a payload that is not an object.
+          qq.dispatchRaw("C2C_MESSAGE_CREATE", { content: "who am I?", timestamp: new Date().toISOString() });
+          qq.dispatchRaw("GROUP_AT_MESSAGE_CREATE", { id: 42, content: 7, author: "nobody" });
+          qq.dispatchRaw("C2C_MESSAGE_CREATE", "not an object");
+        },
         close: () => qq.close(),
       },
     };

@@ -51,6 +51,25 @@ describe("sending", () => {
     expect(fake.passiveRepliesUsed(msgId)).toBe(3);
   });
 
+  it("a passive reply the platform refuses (replies used up, reply window closed) goes out as a proactive message", async () => {
+    const account = await start();
+    const user = openid(7);
+    const msgId = fake.userSendsC2C({ openid: user, content: "hi" });
+    const inbound = await account.waitForInbound((m) => m.messageId === msgId);
+    fake.failNext({ pathIncludes: "/messages", status: 400, body: { code: 22009, message: "msg limit exceed" } });
+    await account.session.sendText({ chat: inbound.chat, replyToMessageId: msgId }, "the whole answer", send(msgId));
+    fake.failNext({ pathIncludes: "/messages", status: 400, body: { code: 304026, message: "msg_id is invalid" } });
+    await account.session.sendText({ chat: inbound.chat }, "the rest", send(msgId));
+    expect(fake.c2cMessages(user).map((m) => [m.content, m.replyTo, m.quoted])).toEqual([
+      ["the whole answer", undefined, undefined],
+      ["the rest", undefined, undefined],
+    ]);
+    // Any other refusal is not retried.
+    fake.failNext({ pathIncludes: "/messages", status: 400, body: { code: 50035, message: "content exceeds 5000 characters" } });
+    await expect(account.session.sendText({ chat: inbound.chat }, "no", send(msgId))).rejects.toThrow(/code 50035/);
+    expect(fake.c2cMessages(user)).toHaveLength(2);
+  });
+
   it("msg_seq is never repeated for a message, also by a restarted account", async () => {
     const cursors: CursorStore = new Map();
     const first = await start({ cursors });

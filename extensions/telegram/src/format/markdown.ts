@@ -4,25 +4,13 @@
  * text: headings become bold lines, lists get bullets, tables become a monospace block, and any
  * raw HTML in the Markdown is escaped and shown literally.
  */
+import { decodeCharacterReferences } from "@openclaw/plugin-sdk";
 import { Lexer, type Token, type Tokens } from "marked";
 
 /** Escapes text for Telegram HTML: `&`, `<` and `>` (and `"` for attribute values). */
 export function escapeHtml(text: string, attribute = false): string {
   const escaped = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   return attribute ? escaped.replace(/"/g, "&quot;") : escaped;
-}
-
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
-
-/** Resolves the character references Markdown text may hold (`&amp;`, `&#39;`, `&#x1F600;`). */
-function decodeReferences(text: string): string {
-  return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/g, (whole, body: string) => {
-    if (body.startsWith("#")) {
-      const code = body[1] === "x" || body[1] === "X" ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED[body.toLowerCase()] ?? whole;
-  });
 }
 
 /** Link targets Telegram accepts in `<a href>`; others are shown as plain text. */
@@ -43,7 +31,7 @@ function inlineToken(token: Token, state: RenderState): string {
   switch (token.type) {
     case "text": {
       const t = token as Tokens.Text;
-      return t.tokens && t.tokens.length > 0 ? inline(t.tokens, state) : escapeHtml(decodeReferences(t.text));
+      return t.tokens && t.tokens.length > 0 ? inline(t.tokens, state) : escapeHtml(decodeCharacterReferences(t.text));
     }
     case "escape":
       return escapeHtml((token as Tokens.Escape).text);
@@ -84,7 +72,7 @@ function plainInline(tokens: readonly Token[] | undefined): string {
     const t = token as Tokens.Generic;
     if (Array.isArray(t.tokens) && t.tokens.length > 0) out += plainInline(t.tokens);
     else if (t.type === "br") out += " ";
-    else if (typeof t.text === "string") out += t.type === "text" ? decodeReferences(t.text) : t.text;
+    else if (typeof t.text === "string") out += t.type === "text" ? decodeCharacterReferences(t.text) : t.text;
   }
   return out;
 }
@@ -133,7 +121,7 @@ function blockToken(token: Token, state: RenderState, depth: number): string {
       return inline((token as Tokens.Paragraph).tokens, state);
     case "text": {
       const t = token as Tokens.Text;
-      return t.tokens ? inline(t.tokens, state) : escapeHtml(decodeReferences(t.text));
+      return t.tokens ? inline(t.tokens, state) : escapeHtml(decodeCharacterReferences(t.text));
     }
     case "heading":
       return `<b>${inline((token as Tokens.Heading).tokens, state)}</b>`;

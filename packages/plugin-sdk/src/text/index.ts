@@ -9,4 +9,5 @@ export {
 } from "./chunker.js";
 export { chunkText, type ChunkTextOptions } from "./chunk-text.js";
 export { isBlank } from "./chars.js";
+export { decodeCharacterReferences } from "./char-references.js";
 export { redactUrl } from "./redact-url.js";

@@ -59,7 +59,9 @@ function buildMessage(store: QQStore, target: TargetKey, body: Body): FakeQQMess
     if (!file || file.target !== target) return qqError("badFileInfo");
     const media: NonNullable<FakeQQMessage["media"]> = { fileType: file.fileType, bytes: file.bytes };
     if (file.fileName !== undefined) media.fileName = file.fileName;
-    return { ...base, kind: "media", content: "", media };
+    // A file message may carry text with it (shown under the file); "" when it has none.
+    const caption = typeof body.content === "string" ? body.content : "";
+    return checkLength(caption) ?? { ...base, kind: "media", content: caption, media };
   }
   return qqError("badMsgType", `msg_type ${type}`);
 }

@@ -122,6 +122,9 @@ export async function startFakeQQBot(options: FakeQQBotOptions = {}): Promise<Fa
     gateway: gateway.state,
     waitFor: (predicate, timeoutMs) => waiters.waitFor(predicate, timeoutMs, () => describeCalls(calls)),
 
+    dispatchRaw(t, d) {
+      gateway.dispatch(t, d);
+    },
     dropSocket() {
       for (const ws of gateway.openSockets()) ws.terminate();
     },

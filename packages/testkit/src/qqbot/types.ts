@@ -31,7 +31,7 @@ export interface FakeQQMessage {
   /** The platform's id of the sent message. */
   id: string;
   kind: "text" | "markdown" | "media";
-  /** Text or markdown content ("" for media). */
+  /** Text or markdown content; for media, the text sent with the file ("" when none). */
   content: string;
   /** The msg_id it was a passive reply to (undefined for proactive sends). */
   replyTo?: string;
@@ -131,6 +131,8 @@ export interface FakeQQBot {
   waitFor<T>(predicate: () => T | undefined | null | false, timeoutMs?: number): Promise<T>;
 
   /** Destroys the TCP socket without a close frame. */
+  /** Dispatches an event exactly as given (op 0, the next `s`), malformed payloads included. */
+  dispatchRaw(t: string, d: unknown): void;
   dropSocket(): void;
   /** Sends op 7 (reconnect). */
   sendReconnect(): void;
