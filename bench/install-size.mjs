@@ -1,4 +1,4 @@
-// Install size of @openclaw/core alone and with the Telegram channel: the production dependency
+// Install size of @openclaw/core alone and with each channel in extensions/: the production dependency
 // closure as an npm install would lay it out (workspace packages count only their published
 // `files`; registry packages count their whole folder, nested node_modules excluded). Reads the
 // pnpm-installed tree; no network. Run: `node bench/install-size.mjs`.
@@ -61,12 +61,19 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const sum = (map) => [...map.values()].reduce((n, p) => n + p.bytes, 0);
 
 const core = closure(join(root, "packages/core"));
-const telegram = closure(join(root, "extensions/telegram"));
-const both = new Map([...core, ...telegram]);
-const added = [...telegram].filter(([dir]) => !core.has(dir));
 console.log(`@openclaw/core: ${core.size} packages, ${mb(sum(core))}`);
-console.log(`@openclaw/core + @openclaw/telegram: ${both.size} packages, ${mb(sum(both))}`);
-console.log(
-  `the channel adds ${added.length} packages, ${mb(added.reduce((n, [, p]) => n + p.bytes, 0))} (ratio to core ${(sum(both) / sum(core)).toFixed(3)}):`,
-);
-for (const [, p] of added.sort((a, b) => b[1].bytes - a[1].bytes)) console.log(`  ${p.name} ${(p.bytes / 1024).toFixed(0)} KB`);
+const channels = readdirSync(join(root, "extensions"), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && existsSync(join(root, "extensions", e.name, "package.json")))
+  .map((e) => e.name)
+  .sort();
+for (const channel of channels) {
+  const plugin = closure(join(root, "extensions", channel));
+  const both = new Map([...core, ...plugin]);
+  const added = [...plugin].filter(([dir]) => !core.has(dir));
+  const name = JSON.parse(readFileSync(join(root, "extensions", channel, "package.json"), "utf8")).name;
+  console.log(`@openclaw/core + ${name}: ${both.size} packages, ${mb(sum(both))}`);
+  console.log(
+    `  the channel adds ${added.length} packages, ${mb(added.reduce((n, [, p]) => n + p.bytes, 0))} (ratio to core ${(sum(both) / sum(core)).toFixed(3)}):`,
+  );
+  for (const [, p] of added.sort((a, b) => b[1].bytes - a[1].bytes)) console.log(`    ${p.name} ${(p.bytes / 1024).toFixed(0)} KB`);
+}
