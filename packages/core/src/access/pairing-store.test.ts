@@ -152,6 +152,17 @@ describe("PairingStore.approve / isApproved / revoke / list", () => {
     expect(store.revoke("telegram", "42")).toEqual([]);
   });
 
+  it("keeps a sender id as the channel spells it, and matches it without case", () => {
+    const openid = "E4A0C3F1B2D34A5B8C9D0E1F2A3B4C5D";
+    const { code } = issued(store.issue(request(openid, { channel: "qqbot" }), T0));
+    expect(issued(store.issue(request(openid.toLowerCase(), { channel: "qqbot" }), T0)).code).toBe(code);
+    expect(store.list({ now: T0 }).pending.map((p) => p.senderId)).toEqual([openid]);
+    expect(store.approve("qqbot", code, { now: T0 }).senderId).toBe(openid);
+    expect(store.isApproved("qqbot", "default", openid.toLowerCase())).toBe(true);
+    expect(store.revoke("qqbot", `qqbot:${openid.toLowerCase()}`).map((s) => s.senderId)).toEqual([openid]);
+    expect(store.isApproved("qqbot", "default", openid)).toBe(false);
+  });
+
   it("sees approvals written by another connection without reopening", () => {
     const { code } = issued(store.issue(request("42"), T0));
     const other = openStateDb(stateDir);

@@ -105,10 +105,14 @@ function describeSender(row: { sender_id: string; sender_name: string | null }):
   return row.sender_name ? `${row.sender_name} (${row.sender_id})` : row.sender_id;
 }
 
+/** A sender id as stored: without a `<channel>:` prefix, trimmed, its case kept. */
+const storedSenderId = (channel: string, id: string): string => normalizeSenderId({ channel, rules: { sender: (s) => s } }, id);
+
 /**
  * Pairing codes and approved senders. Channels and account ids are compared lowercased (an
- * empty account id means `"default"`); sender ids are normalized per channel (see
- * `normalizeSenderId`). Not safe to share across threads; one instance per open database.
+ * empty account id means `"default"`). Sender ids are kept as the channel spells them (the gate
+ * passes them in the channel's canonical form, so `pairing list` shows a QQ openid upper-case)
+ * and compared without case, whatever a person types to `pairing revoke`. Not safe to share across threads; one instance per open database.
  */
 export class PairingStore implements PairingGate {
   private readonly stmt;
@@ -117,7 +121,7 @@ export class PairingStore implements PairingGate {
     this.stmt = {
       purgeExpired: db.prepare("DELETE FROM pairing_pending WHERE channel = ? AND account_id = ? AND expires_at <= ?"),
       pendingOfSender: db.prepare<[string, string, string], PendingRow>(
-        "SELECT * FROM pairing_pending WHERE channel = ? AND account_id = ? AND sender_id = ?",
+        "SELECT * FROM pairing_pending WHERE channel = ? AND account_id = ? AND sender_id = ? COLLATE NOCASE",
       ),
       countPending: db.prepare<[string, string], { n: number }>(
         "SELECT count(*) AS n FROM pairing_pending WHERE channel = ? AND account_id = ?",
@@ -134,14 +138,14 @@ export class PairingStore implements PairingGate {
            approved_at = excluded.approved_at, code = excluded.code`,
       ),
       isApproved: db.prepare<[string, string, string], { one: number }>(
-        "SELECT 1 AS one FROM pairing_approved WHERE channel = ? AND account_id = ? AND sender_id = ?",
+        "SELECT 1 AS one FROM pairing_approved WHERE channel = ? AND account_id = ? AND sender_id = ? COLLATE NOCASE",
       ),
       listPending: db.prepare<[number], PendingRow>(
         "SELECT * FROM pairing_pending WHERE expires_at > ? ORDER BY channel, account_id, created_at",
       ),
       listApproved: db.prepare<[], ApprovedRow>("SELECT * FROM pairing_approved ORDER BY channel, account_id, approved_at"),
       approvedOfSender: db.prepare<[string, string], ApprovedRow>(
-        "SELECT * FROM pairing_approved WHERE channel = ? AND sender_id = ? ORDER BY account_id",
+        "SELECT * FROM pairing_approved WHERE channel = ? AND sender_id = ? COLLATE NOCASE ORDER BY account_id",
       ),
       deleteApproved: db.prepare("DELETE FROM pairing_approved WHERE channel = ? AND account_id = ? AND sender_id = ?"),
     };
@@ -156,7 +160,7 @@ export class PairingStore implements PairingGate {
   issue(request: PairingRequest, now: number = Date.now()): IssueResult {
     const channel = channelKey(request.channel);
     const accountId = accountKey(request.accountId);
-    const senderId = normalizeSenderId({ channel }, request.senderId);
+    const senderId = storedSenderId(channel, request.senderId);
     const run = this.db.transaction((): IssueResult => {
       this.stmt.purgeExpired.run(channel, accountId, now);
       const existing = this.stmt.pendingOfSender.get(channel, accountId, senderId);
@@ -241,7 +245,7 @@ export class PairingStore implements PairingGate {
   /** True when the owner approved this sender on this channel account. */
   isApproved(channel: string, accountId: string, senderId: string): boolean {
     const ch = channelKey(channel);
-    const id = normalizeSenderId({ channel: ch }, senderId);
+    const id = storedSenderId(ch, senderId);
     return id !== "" && this.stmt.isApproved.get(ch, accountKey(accountId), id) !== undefined;
   }
 
@@ -251,7 +255,7 @@ export class PairingStore implements PairingGate {
    */
   revoke(channel: string, senderId: string, options: { accountId?: string } = {}): ApprovedSender[] {
     const ch = channelKey(channel);
-    const id = normalizeSenderId({ channel: ch }, senderId);
+    const id = storedSenderId(ch, senderId);
     const run = this.db.transaction((): ApprovedSender[] => {
       const rows = this.stmt.approvedOfSender
         .all(ch, id)

@@ -130,8 +130,8 @@ describe("docs/channels/qqbot.md, followed as a new user would", () => {
     expect(llm.requests).toHaveLength(0);
 
     const list = await runCli(["pairing", "list"], { home: temp.home });
-    // The sender's openid (the pairing store keeps ids lower-case; QQ compares them without case).
-    expect(list.stdout.toUpperCase()).toContain(USER);
+    // The sender's openid, as QQ spells it (the id to put in allowFrom).
+    expect(list.stdout).toContain(USER);
     const approve = await runCli(["pairing", "approve", "qqbot", code], { home: temp.home });
     expect(approve.code, approve.stderr).toBe(0);
 
