@@ -10,7 +10,6 @@ export interface FakeBoomError extends Error {
 
 /** The subset of Baileys' `AuthenticationState` the fake reads and writes (creds only). */
 export interface FakeAuthState {
-  // biome-ignore lint/suspicious/noExplicitAny: Baileys' creds are a large record of keys and buffers.
   creds: Record<string, any>;
   keys?: unknown;
 }
@@ -22,7 +21,6 @@ export interface FakeSocketConfig {
 }
 
 /** Listener of one socket event. */
-// biome-ignore lint/suspicious/noExplicitAny: event payloads are Baileys' (typed by the plugin).
 export type FakeListener = (data: any) => void;
 
 /** Baileys' socket surface as the fake implements it. */
@@ -31,7 +29,6 @@ export interface FakeSocket {
   /** Emits `frame` for every frame the "server" sends (the watchdog of a plugin listens here). */
   ws: { on(event: "frame", listener: FakeListener): void; off(event: "frame", listener: FakeListener): void };
   user: { id: string; name?: string; lid?: string } | undefined;
-  // biome-ignore lint/suspicious/noExplicitAny: Baileys' AnyMessageContent / MiscMessageGenerationOptions.
   sendMessage(jid: string, content: any, options?: any): Promise<FakeWAMessage>;
   sendPresenceUpdate(type: string, jid?: string): Promise<void>;
   readMessages(keys: FakeMessageKey[]): Promise<void>;
@@ -54,7 +51,6 @@ export interface FakeMessageKey {
 /** A `WAMessage` (`proto.IWebMessageInfo`) as the fake builds it. */
 export interface FakeWAMessage {
   key: FakeMessageKey;
-  // biome-ignore lint/suspicious/noExplicitAny: proto.IMessage.
   message?: Record<string, any> | null;
   messageTimestamp?: number;
   pushName?: string;
@@ -106,7 +102,6 @@ export interface FakeSentMessage {
   /** The id of the message it quotes. */
   quotedId?: string;
   mentions?: string[];
-  // biome-ignore lint/suspicious/noExplicitAny: the content as the plugin passed it.
   content: Record<string, any>;
   at: number;
 }
