@@ -7,7 +7,7 @@
  * "needs-login" again.
  */
 import { readdir } from "node:fs/promises";
-import { type AccountContext, type AccountSession, PermanentSendError } from "@openclaw/plugin-sdk";
+import { type AccountContext, type AccountSession, type ChannelOutbound, PermanentSendError } from "@openclaw/plugin-sdk";
 import { jidEncode, jidNormalizedUser, type WAMessage } from "baileys";
 import type { WhatsAppAccount } from "./account.js";
 import { type FileAuthState, isLinked, readSavedCreds, removeAuthState, SerialQueue, useFileAuthState } from "./auth-state.js";
@@ -26,10 +26,11 @@ export function loginHint(accountId: string): string {
 }
 
 /** A WhatsApp session: the outbound methods, `closed`, and the files of inbound media. */
-export interface WhatsAppSession extends AccountSession {
-  /** The file of an inbound media message (`InboundMedia.fileId`) while it is remembered (the last 200). */
-  downloadMedia(fileId: string): Promise<Buffer>;
-}
+export type WhatsAppSession = AccountSession &
+  Required<Pick<ChannelOutbound, "sendMedia" | "typing">> & {
+    /** The file of an inbound media message (`InboundMedia.fileId`) while it is remembered (the last 200). */
+    downloadMedia(fileId: string): Promise<Buffer>;
+  };
 
 /** Remembers the last `size` entries. */
 class Recent<V> {
