@@ -3,7 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type InboundMessage, mergeAccountConfig } from "@openclaw/plugin-sdk";
+import { type InboundMessage, mergeAccountConfig, type SendOptions } from "@openclaw/plugin-sdk";
 import { createTestAccountContext, type TestAccountContext } from "@openclaw/plugin-sdk/testing";
 import { createFakeWhatsApp, type FakeWhatsApp } from "@openclaw/testkit";
 import {
@@ -162,7 +162,7 @@ export async function startAccount(plugin: WhatsAppPlugin, dir: string, channel:
 }
 
 /** Send options for direct outbound calls. */
-export function sendOptions(extra: Partial<{ format: "markdown" | "plain"; key: string }> = {}) {
+export function sendOptions(extra: Partial<{ format: "markdown" | "plain"; key: string }> = {}): SendOptions {
   return {
     signal: new AbortController().signal,
     priority: "final" as const,
