@@ -1,5 +1,6 @@
 /** Fake WhatsApp at Baileys' socket surface for tests; see `createFakeWhatsApp`. */
 export { createFakeWhatsApp, fakeBoom, userJid } from "./fake.js";
+export { type FakeWhatsAppServer, remoteSocketFactory, startFakeWhatsAppServer } from "./relay.js";
 export type {
   FakeAuthState,
   FakeBoomError,
