@@ -37,7 +37,6 @@ export {
 } from "./connection.js";
 export { markdownToWhatsApp } from "./format/markup.js";
 export { normalizeMessage, senderIdOf, type InboundContext, type SkipReason } from "./inbound.js";
-export type { ChannelLoginContext, ChannelLoginResult } from "./login-types.js";
 export { loginWhatsApp, logoutWhatsApp } from "./login.js";
 export { createWhatsAppOutbound, jidOfChat, type WhatsAppOutboundOptions } from "./outbound.js";
 export { connectWhatsAppAccount, loginHint, type WhatsAppSession } from "./session.js";

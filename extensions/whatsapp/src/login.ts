@@ -6,11 +6,11 @@
  * and the creds are on disk. `logout` unlinks the device on WhatsApp's side and removes the auth
  * state.
  */
+import type { ChannelLoginContext, ChannelLoginResult } from "@openclaw/plugin-sdk";
 import { jidDecode } from "baileys";
 import type { WhatsAppAccount } from "./account.js";
 import { isLinked, removeAuthState, useFileAuthState } from "./auth-state.js";
 import { WhatsAppConnection } from "./connection.js";
-import type { ChannelLoginContext, ChannelLoginResult } from "./login-types.js";
 import type { WhatsAppRuntime } from "./runtime.js";
 import type { WhatsAppSocketLike } from "./socket.js";
 

@@ -2,14 +2,20 @@
  * The WhatsApp channel plugin: config entry, account resolution, `connect`, and `login` /
  * `logout`, assembled with `defineChannelPlugin`.
  */
-import { type ChannelPlugin, defineChannelPlugin, type PluginLogger, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
+import {
+  type ChannelLoginContext,
+  type ChannelLoginResult,
+  type ChannelPlugin,
+  defineChannelPlugin,
+  type PluginLogger,
+  SPECIFICATION_VERSION,
+} from "@openclaw/plugin-sdk";
 import type { WAMessage } from "baileys";
 import { listWhatsAppAccounts, resolveWhatsAppAccount, type WhatsAppAccount } from "./account.js";
 import type { Clock } from "./clock.js";
 import { whatsappChannelConfig, type whatsappConfigSchema } from "./config.js";
 import type { ReconnectPolicy } from "./connection.js";
 import { loginWhatsApp, logoutWhatsApp } from "./login.js";
-import type { ChannelLoginContext, ChannelLoginResult } from "./login-types.js";
 import { BROWSER, baileysLogger, DEFAULT_TIMING, type WhatsAppRuntime } from "./runtime.js";
 import { connectWhatsAppAccount } from "./session.js";
 import type { DownloadMedia, MakeSocket, WhatsAppSocketLike } from "./socket.js";
@@ -35,7 +41,7 @@ export interface WhatsAppPluginOptions {
   firstOpenWaitMs?: number;
 }
 
-/** The WhatsApp plugin: a `ChannelPlugin` with the login contract. */
+/** The WhatsApp plugin: a `ChannelPlugin` whose `login` and `logout` are always there. */
 export type WhatsAppPlugin = ChannelPlugin<WhatsAppAccount, typeof whatsappConfigSchema> & {
   login(ctx: ChannelLoginContext<WhatsAppAccount>): Promise<ChannelLoginResult>;
   logout(ctx: ChannelLoginContext<WhatsAppAccount>): Promise<void>;
@@ -121,10 +127,8 @@ export function createWhatsAppPlugin(options: WhatsAppPluginOptions = {}): Whats
     listAccounts: listWhatsAppAccounts,
     resolveAccount: resolveWhatsAppAccount,
     connect: async (ctx) => connectWhatsAppAccount(ctx, await withBaileys()),
-  });
-  return {
-    ...plugin,
     login: async (ctx) => loginWhatsApp(ctx, await withBaileys()),
     logout: async (ctx) => logoutWhatsApp(ctx, await withBaileys()),
-  };
+  });
+  return plugin as WhatsAppPlugin;
 }

@@ -14,7 +14,6 @@ import { type FileAuthState, isLinked, readSavedCreds, removeAuthState, SerialQu
 import { sleep } from "./clock.js";
 import { WhatsAppConnection } from "./connection.js";
 import { normalizeMessage } from "./inbound.js";
-import { reportStatus } from "./login-types.js";
 import { createWhatsAppOutbound } from "./outbound.js";
 import type { WhatsAppRuntime } from "./runtime.js";
 import type { WhatsAppSocketLike } from "./socket.js";
@@ -54,7 +53,7 @@ const LID_FILE = /^lid-mapping-(\d+)_reverse\.json$/;
 /** Connects one account; resolves once the socket is open, the account needs linking, or the first wait passed. */
 export async function connectWhatsAppAccount(ctx: AccountContext<WhatsAppAccount>, rt: WhatsAppRuntime): Promise<WhatsAppSession> {
   const { account, log, signal } = ctx;
-  reportStatus(ctx.status, { state: "starting" });
+  ctx.status({ state: "starting" });
   const inbound = new Recent<WAMessage>(200);
   const sentIds = new Recent<true>(500);
   const lids = new Map<string, string>();
@@ -145,7 +144,7 @@ export async function connectWhatsAppAccount(ctx: AccountContext<WhatsAppAccount
   });
 
   const needsLogin = (why: string): void => {
-    reportStatus(ctx.status, { state: "needs-login", detail: `${why}: ${loginHint(ctx.accountId)}` });
+    ctx.status({ state: "needs-login", detail: `${why}: ${loginHint(ctx.accountId)}` });
     markReady();
   };
 

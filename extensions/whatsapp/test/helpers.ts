@@ -6,8 +6,8 @@ import path from "node:path";
 import { type InboundMessage, mergeAccountConfig, type SendOptions } from "@openclaw/plugin-sdk";
 import { createTestAccountContext, type TestAccountContext } from "@openclaw/plugin-sdk/testing";
 import { createFakeWhatsApp, type FakeWhatsApp } from "@openclaw/testkit";
+import type { ChannelLoginContext } from "@openclaw/plugin-sdk";
 import {
-  type ChannelLoginContext,
   type Clock,
   createWhatsAppPlugin,
   type MakeSocket,
