@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI_ENTRY, makeTempHome } from "./helpers/cli.js";
+import { CLI_ENTRY, cliEnv, makeTempHome } from "./helpers/cli.js";
 import { decodeTerminalQrs } from "./helpers/terminal-qr.js";
 import { startTmux, TMUX_AVAILABLE, type TmuxPane } from "./helpers/tmux.js";
 
@@ -24,9 +24,7 @@ function writeConfig(linkchat: Record<string, unknown>): void {
 }
 
 function runInTerminal(args: string[]): TmuxPane {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENCLAW_")) env[k] = v;
-  pane = startTmux([process.execPath, CLI_ENTRY, ...args], { env: { ...env, HOME: home }, cwd: home });
+  pane = startTmux([process.execPath, CLI_ENTRY, ...args], { env: cliEnv(home), cwd: home });
   return pane;
 }
 

@@ -184,8 +184,9 @@ export interface ChannelCapabilities {
  *
  * `"needs-login"`: the account has no login state (never linked, or unlinked from the phone) and
  * waits for `openclaw channels login <channel>`; core shows that command. A plugin reports it
- * from `connect` and keeps its session idle (or lets `closed` reject with `AccountConfigError`)
- * until the gateway restarts after a login.
+ * from `connect` and keeps its session idle, best watching `credentialsDir` to connect once the
+ * login is made (the CLI runs apart from the gateway); or it lets `closed` reject with
+ * `AccountConfigError`, and the account connects at the gateway's next start.
  */
 export interface AccountStatus {
   state: "starting" | "connected" | "reconnecting" | "stopped" | "error" | "needs-login";
@@ -348,8 +349,9 @@ export interface ChannelPlugin<Account = unknown, S extends z.ZodType = z.ZodTyp
    * Links one account interactively (`openclaw channels login <channel>`): for platforms that
    * authenticate by scanning a QR code or typing a pairing code instead of a token in the config.
    * Saves the login state under `ctx.credentialsDir`, where `connect` finds it, and resolves once
-   * linked. Rejects when `ctx.signal` fires or linking fails. A running gateway picks up the new
-   * state only after a restart. Omit it for channels configured by token alone.
+   * linked. Rejects when `ctx.signal` fires or linking fails. It runs in the CLI process, apart
+   * from a running gateway: a session in "needs-login" should watch the folder and connect once
+   * the login is made. Omit it for channels configured by token alone.
    */
   login?(ctx: ChannelLoginContext<Account>): Promise<ChannelLoginResult>;
   /**

@@ -49,14 +49,9 @@ function parseTimeout(value: string | undefined): number {
   return seconds * 1000;
 }
 
-/** Warns that a running gateway keeps using the state it loaded at its start. */
-function warnRunningGateway(ctx: CliContext, what: string): void {
-  const record = readLiveGatewayRecord(ctx.paths().stateDir);
-  if (!record) return;
-  writeLine(
-    ctx.stderr,
-    `Note: a gateway is running on this state folder (pid ${record.pid}); it ${what} only after a restart: stop it (Ctrl-C, or kill ${record.pid}) and start \`openclaw gateway\` again.`,
-  );
+/** The pid of a gateway running on this state folder, from `<stateDir>/gateway.json`. */
+function runningGatewayPid(ctx: CliContext): number | undefined {
+  return readLiveGatewayRecord(ctx.paths().stateDir)?.pid;
 }
 
 /** Settles when `promise` settles or `ms` passed, whichever is first (never rejects). */
@@ -108,7 +103,8 @@ async function loginTarget(ctx: CliContext, channel: string, accountId: string |
 /**
  * Links one account: renders each QR code the plugin shows (or prints the pairing code), prints
  * `Linked as <identity>.` and exits 0. Ctrl-C cancels (exit 130), as does `--timeout` (exit 1).
- * A gateway already running keeps its old state until it restarts; the command says so.
+ * A gateway already running connects the account by itself only if its plugin watches for the
+ * link (else at its next start); the command says so.
  */
 export async function runChannelsLoginCommand(ctx: CliContext, channel: string, opts: ChannelLoginOptions): Promise<void> {
   if (opts.pairingCode !== undefined && !E164.test(opts.pairingCode)) {
@@ -124,7 +120,6 @@ export async function runChannelsLoginCommand(ctx: CliContext, channel: string, 
       `channel ${channel} needs no login; its accounts connect with the keys under channels.${channel} in ${target.configPath} (see ${plugin.meta.docsPath}).`,
     );
   }
-  warnRunningGateway(ctx, "uses the new link");
 
   const interrupt = interruptSignal();
   // A timer of our own (not AbortSignal.timeout, which is unref'd) also keeps the process alive
@@ -169,7 +164,13 @@ export async function runChannelsLoginCommand(ctx: CliContext, channel: string, 
     const result = await Promise.race([login, aborted]);
     await printing;
     writeLine(out, `Linked as ${result.identity}.`);
-    writeLine(out, `The gateway connects ${tag} at its next start (\`openclaw gateway\`).`);
+    const pid = runningGatewayPid(ctx);
+    if (pid === undefined) writeLine(out, `The gateway connects ${tag} when it starts (\`openclaw gateway\`).`);
+    else
+      writeLine(
+        out,
+        `A gateway is running on this state folder (pid ${pid}): it connects ${tag} by itself if the channel watches for new links, else at its next start. \`openclaw channels status\` shows which; restart the gateway if the account still needs linking.`,
+      );
   } catch (err) {
     await printing.catch(() => undefined);
     if (signal.aborted) {
@@ -236,5 +237,11 @@ export async function runChannelsLogoutCommand(ctx: CliContext, channel: string,
     for (const file of removed) writeLine(ctx.stdout, `  ${file}`);
   }
   writeLine(ctx.stdout, `Link it again with \`${loginCommandFor(channel, target.accountId)}\`.`);
-  warnRunningGateway(ctx, "stops using the old link");
+  const pid = runningGatewayPid(ctx);
+  if (pid !== undefined) {
+    writeLine(
+      ctx.stdout,
+      `A gateway is running on this state folder (pid ${pid}): restart it if \`openclaw channels status\` still shows ${tag} connected.`,
+    );
+  }
 }
