@@ -119,6 +119,7 @@ describe.skipIf(!TMUX_AVAILABLE)("WhatsApp through the real CLI", () => {
     expect(logout.stdout).toMatch(/Logged out whatsapp:default; removed \d+ files? from /);
     expect(logout.stdout).toContain("  creds.json\n");
     expect(existsSync(path.join(credentials, "creds.json"))).toBe(false);
+    expect(phone.linked).toBe(false); // unlinked on WhatsApp's side too
     expect(readdirSync(credentials).filter((f) => f.startsWith("creds"))).toEqual([]);
   }, 120_000);
 });
