@@ -112,6 +112,15 @@ describe("openclaw channels login", () => {
     noStackTrace(run.stderr);
   });
 
+  it("--timeout gives up when no phone linked in time", async () => {
+    writeConfig({ linkchat: { loginMode: "wait" } });
+    const run = await runCli(["channels", "login", "linkchat", "--timeout", "0.5"], { home });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("No phone linked linkchat:default within 0.5 s; run `openclaw channels login linkchat` again");
+    expect(readFileSync(path.join(credentials(), "login-aborted"), "utf8")).toBe("yes");
+    noStackTrace(run.stderr);
+  });
+
   it("Ctrl-C (SIGINT) while waiting for the phone aborts the plugin's login and exits 130 cleanly", async () => {
     writeConfig({ linkchat: { loginMode: "wait" } });
     const child = spawn(process.execPath, [CLI_ENTRY, "channels", "login", "linkchat"], { env: cliEnv(home), cwd: home });
