@@ -22,6 +22,7 @@ const DOCS = [
   "delivery.md",
   "channels/telegram.md",
   "channels/qqbot.md",
+  "channels/whatsapp.md",
 ] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };

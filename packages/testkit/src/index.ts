@@ -52,6 +52,14 @@ export type {
 export * from "./qqbot/index.js";
 
 /**
+ * Fake WhatsApp at Baileys' socket surface: `makeSocket` replaces Baileys' `makeWASocket` in a
+ * plugin, and `phone` plays the linked phone and the people who write (QR and pairing-code
+ * linking, DisconnectReason closes, a silent socket, messages up; sends, presence and read
+ * receipts recorded). Baileys' real JID helpers do the addressing.
+ */
+export * from "./whatsapp/index.js";
+
+/**
  * The loopback channel: an in-memory chat platform (users, bots, chats a test can read as their
  * user sees them, rate limits, refused edits, latency) and a channel plugin built with the SDK on
  * it. For tests and benchmarks; `loopback-plugin/` packages it for `plugins.load.paths`.

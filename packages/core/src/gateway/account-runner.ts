@@ -1,5 +1,4 @@
 import { mkdirSync } from "node:fs";
-import path from "node:path";
 import {
   AccountConfigError,
   type AccountContext,
@@ -9,6 +8,7 @@ import {
   type InboundMessage,
   type PluginLogger,
 } from "@openclaw/plugin-sdk";
+import { accountCredentialsDir, loginCommandFor } from "./account-login.js";
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
 import type { AccountCursor } from "./cursor-store.js";
 import { trackOutbound } from "./outbound-tracking.js";
@@ -54,7 +54,8 @@ function pluginLogger(prefix: string, log: GatewayLogger): PluginLogger {
  * Runs one account: resolves its config, then keeps a session connected (`plugin.connect`) until
  * stopped, connecting again with exponential backoff when `connect` rejects or the session's
  * `closed` settles early. An `AccountConfigError` (from `resolveAccount`, `connect` or `closed`)
- * marks the account `error` and is not retried: the config is read once at start, so the fix takes
+ * marks the account `error` (or leaves it `needs-login` when the plugin reported that) and is not
+ * retried: the config is read once at start, so the fix takes
  * effect when the gateway is restarted. Sends made while the account reconnects wait for the
  * next session (see `sessionOutbound`).
  */
@@ -173,7 +174,7 @@ export class AccountRunner {
     }
     const handle = this.makeHandle(log, account);
     this.handle = handle;
-    const credentialsDir = path.join(options.stateDir, "credentials", this.channel, this.accountId);
+    const credentialsDir = accountCredentialsDir(options.stateDir, this.channel, this.accountId);
     const report = this.report;
     const ctx: AccountContext<unknown> = {
       accountId: this.accountId,
@@ -213,7 +214,9 @@ export class AccountRunner {
         this.session = undefined;
       }
       if (failure instanceof AccountConfigError) {
-        this.setError(errorText(failure));
+        // An account waiting to be linked stays so: its plugin gave up until `channels login`.
+        if (this.waitsForLogin()) report.lastError = errorText(failure);
+        else this.setError(errorText(failure));
         return;
       }
       const delay = backoff.next(this.now() - startedAt);
@@ -230,6 +233,11 @@ export class AccountRunner {
     options.log.info(`account ${this.tag} stopped`);
   }
 
+  /** The plugin reported that the account must be linked (`openclaw channels login`) first. */
+  private waitsForLogin(): boolean {
+    return this.report.state === "needs-login";
+  }
+
   private applyStatus(update: Partial<AccountStatus>): void {
     if (this.controller.signal.aborted && update.state !== "stopped") return;
     const report = this.report;
@@ -237,6 +245,8 @@ export class AccountRunner {
     if (update.state !== undefined) {
       report.state = update.state;
       if (!("detail" in update) && update.state !== "reconnecting" && update.state !== "error") delete report.detail;
+      if (update.state === "needs-login") report.loginCommand = loginCommandFor(this.channel, this.accountId);
+      else delete report.loginCommand;
     }
     if (update.detail !== undefined) report.detail = update.detail;
     if (update.identity !== undefined) report.identity = update.identity;

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import type { InboundMessage } from "@openclaw/plugin-sdk";
+import { AccountConfigError, type InboundMessage } from "@openclaw/plugin-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectAndWait, makeFakeChannel, startHarness, until, type Harness } from "./__fixtures__/harness.js";
 import type { AccountHandle, InboundPipeline } from "./types.js";
@@ -79,6 +79,27 @@ describe("AccountManager", () => {
     expect(account(h, "off")).toMatchObject({ state: "stopped" });
     expect(account(h, "off")!.detail).toContain("enabled is false");
     expect(channel.starts.map((s) => s.accountId).sort()).toEqual(["good"]);
+  });
+
+  it("keeps an account that needs linking in needs-login with the command to run, also when its plugin gives up with AccountConfigError", async () => {
+    const channel = makeFakeChannel(async (ctx) => {
+      ctx.status({ state: "needs-login", detail: "not linked" });
+      if (ctx.accountId === "gives-up") throw new AccountConfigError("no login state", "channels.fakechat");
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+    });
+    h = await startHarness({ plugins: [channel.plugin], config: fakechat({ accounts: { "gives-up": { token: "t" } } }) });
+    await until(() => account(h!)?.state === "needs-login" && account(h!, "gives-up")?.lastError !== undefined, "both accounts waiting");
+    expect(account(h)).toMatchObject({ state: "needs-login", detail: "not linked", loginCommand: "openclaw channels login fakechat" });
+    expect(account(h, "gives-up")).toMatchObject({
+      state: "needs-login",
+      detail: "not linked",
+      loginCommand: "openclaw channels login fakechat --account gives-up",
+      lastError: "no login state",
+      restarts: 0,
+    });
+    const ctx = channel.contexts.get("default")!;
+    ctx.status({ state: "connected" });
+    expect(account(h)!.loginCommand).toBeUndefined();
   });
 
   it("gives each account a cursor that survives restarts and a private credentials folder", async () => {

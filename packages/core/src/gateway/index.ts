@@ -38,6 +38,7 @@ export {
   type GatewayConfigView,
 } from "./settings.js";
 export { gatewayTokenPath, readGatewayTokenFile, ensureGatewayTokenFile } from "./token-file.js";
+export { accountCredentialsDir, loginCommandFor, resolveLoginTarget, type LoginTarget } from "./account-login.js";
 export { gatewayRecordPath, readLiveGatewayRecord, type GatewayRunRecord } from "./run-record.js";
 export { redactSecrets, isSecretKey, REDACTED } from "../redaction/index.js";
 export {

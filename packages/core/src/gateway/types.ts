@@ -151,8 +151,10 @@ export interface AccountStatusReport {
   /** The account's `name` from the config, when set. */
   name?: string;
   state: AccountStatus["state"];
-  /** What is wrong and how to fix it (state `error` or `reconnecting`), or why it is stopped. */
+  /** What is wrong and how to fix it (state `error`, `reconnecting` or `needs-login`), or why it is stopped. */
   detail?: string;
+  /** State `needs-login`: the command that links the account, e.g. `openclaw channels login <channel>`. */
+  loginCommand?: string;
   identity?: string;
   /** The last crash or start error, kept after the account recovered. */
   lastError?: string;

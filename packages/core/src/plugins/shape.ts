@@ -104,6 +104,9 @@ export function channelPluginIssues(value: unknown, channels: readonly string[])
   if (typeof value.id === "string" && !channels.includes(value.id)) {
     out.push(`id "${value.id}" is not one of the manifest's channels (${channels.join(", ")})`);
   }
+  for (const key of ["login", "logout"]) {
+    if (value[key] !== undefined && typeof value[key] !== "function") out.push(`${key} must be a function when present`);
+  }
   if (isObject(value.meta)) checkMembers(value.meta, { label: "string", docsPath: "string", blurb: "string" }, "meta.", out);
   if (isObject(value.config)) {
     out.push(...configDefinitionIssues(value.config, channels, "config."));

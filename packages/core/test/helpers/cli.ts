@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -50,4 +50,37 @@ export function runCli(
 export function makeTempHome(prefix = "openclaw-test-"): { home: string; cleanup(): void } {
   const home = mkdtempSync(path.join(tmpdir(), prefix));
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+/** The environment `runCli` gives the CLI: this process's, without OPENCLAW_*, HOME at `home`, plus `extra`. */
+export function cliEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("OPENCLAW_")) env[k] = v;
+  return { ...env, HOME: home, ...extra };
+}
+
+/** A running `openclaw gateway --port 0` process (kill it in afterEach). */
+export interface GatewayCliProcess {
+  child: ChildProcess;
+  port: number;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns `openclaw gateway --port 0` and resolves once it logs the port it listens on. */
+export function startGatewayCli(options: { home: string; env?: Record<string, string> }): Promise<GatewayCliProcess> {
+  const child = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], {
+    env: cliEnv(options.home, options.env),
+    cwd: options.home,
+  });
+  let stderr = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  return new Promise((resolve, reject) => {
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      const match = /listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+      if (match) resolve({ child, port: Number(match[1]), stderr: () => stderr, exited });
+    });
+    void exited.then((code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
+  });
 }

@@ -4,6 +4,8 @@ export type {
   AccountSession,
   AccountStatus,
   ChannelCapabilities,
+  ChannelLoginContext,
+  ChannelLoginResult,
   ChannelMeta,
   ChannelOutbound,
   ChannelPlugin,

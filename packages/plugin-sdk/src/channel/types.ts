@@ -179,10 +179,18 @@ export interface ChannelCapabilities {
   replyQuota?: { perInbound: number; windowMs: number };
 }
 
-/** Account state shown by `openclaw channels status`. */
+/**
+ * Account state shown by `openclaw channels status`.
+ *
+ * `"needs-login"`: the account has no login state (never linked, or unlinked from the phone) and
+ * waits for `openclaw channels login <channel>`; core shows that command. A plugin reports it
+ * from `connect` and keeps its session idle, best watching `credentialsDir` to connect once the
+ * login is made (the CLI runs apart from the gateway); or it lets `closed` reject with
+ * `AccountConfigError`, and the account connects at the gateway's next start.
+ */
 export interface AccountStatus {
-  state: "starting" | "connected" | "reconnecting" | "stopped" | "error";
-  /** What is wrong, and how to fix it, when state is "error" or "reconnecting". */
+  state: "starting" | "connected" | "reconnecting" | "stopped" | "error" | "needs-login";
+  /** What is wrong, and how to fix it, when state is "error", "reconnecting" or "needs-login". */
   detail?: string;
   /** The bot's own identity once known, e.g. "@my_bot". */
   identity?: string;
@@ -240,6 +248,43 @@ export interface AccountSession extends ChannelOutbound {
   readonly closed: Promise<void>;
   /** What this account can do in one chat, when it differs from the channel's capabilities (QQ C2C vs group). */
   capabilitiesFor?(chat: ChatRef): Partial<ChannelCapabilities>;
+}
+
+/**
+ * Everything `login` and `logout` get for one account, when the user runs
+ * `openclaw channels login|logout <channel> [--account <id>]` (the CLI, not the gateway).
+ */
+export interface ChannelLoginContext<Account> {
+  accountId: string;
+  /** The account's effective config (resolveAccount's result). */
+  account: Account;
+  /**
+   * The account's login-state folder, `<stateDir>/credentials/<channel>/<accountId>` (the same
+   * as `AccountContext.credentialsDir`), created with mode 0700 before the call.
+   */
+  credentialsDir: string;
+  log: PluginLogger;
+  /**
+   * Fires when the user gives up (Ctrl-C) or the host's timeout passes. `login` then stops
+   * waiting, closes its connection and rejects (any error; the host reports the abort itself).
+   */
+  signal: AbortSignal;
+  /**
+   * How the user asked to link: a QR code to scan (default), or a pairing code for this phone
+   * number (`--pairing-code <E.164>`, e.g. "+15551234567"). Throw `AccountConfigError` when the
+   * platform has no pairing codes.
+   */
+  method: { kind: "qr" } | { kind: "pairing-code"; phoneNumber: string };
+  /** Shows a QR code to scan: the host renders `data` in the terminal; call it again each time it rotates. */
+  showQr(data: string): void;
+  /** Shows the code to type on the phone (pairing-code method). */
+  showPairingCode(code: string): void;
+}
+
+/** What a successful `login` returns. */
+export interface ChannelLoginResult {
+  /** Who is linked now, for the host's message `Linked as <identity>.`, e.g. "+15551234567". */
+  identity: string;
 }
 
 /** Per-channel defaults a plugin supplies. */
@@ -300,4 +345,19 @@ export interface ChannelPlugin<Account = unknown, S extends z.ZodType = z.ZodTyp
    * with any other error when it cannot be reached (core retries with backoff).
    */
   connect(ctx: AccountContext<Account>): Promise<AccountSession>;
+  /**
+   * Links one account interactively (`openclaw channels login <channel>`): for platforms that
+   * authenticate by scanning a QR code or typing a pairing code instead of a token in the config.
+   * Saves the login state under `ctx.credentialsDir`, where `connect` finds it, and resolves once
+   * linked. Rejects when `ctx.signal` fires or linking fails. It runs in the CLI process, apart
+   * from a running gateway: a session in "needs-login" should watch the folder and connect once
+   * the login is made. Omit it for channels configured by token alone.
+   */
+  login?(ctx: ChannelLoginContext<Account>): Promise<ChannelLoginResult>;
+  /**
+   * Unlinks one account (`openclaw channels logout <channel>`): tells the platform when it can,
+   * and removes the login state under `ctx.credentialsDir` (the host removes nothing itself).
+   * Resolves also when the account was not linked.
+   */
+  logout?(ctx: ChannelLoginContext<Account>): Promise<void>;
 }

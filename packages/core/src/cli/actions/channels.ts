@@ -1,4 +1,4 @@
-// `openclaw channels status`, loaded only when it runs.
+// `openclaw channels status`, loaded only when it runs (login/logout: ./channel-login.ts).
 import { connectToGateway, type ChannelStatusReport } from "../../gateway/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
@@ -53,9 +53,15 @@ export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsSt
       writeLine(out, `${channel.label} (${channel.channel})`);
       for (const a of channel.accounts) {
         const who = a.identity ? ` as ${a.identity}` : "";
+        const name = `  ${a.accountId}${a.name ? ` (${a.name})` : ""}`;
+        if (a.state === "needs-login") {
+          writeLine(out, `${name}: needs linking: run \`${a.loginCommand ?? `openclaw channels login ${channel.channel}`}\``);
+          if (a.detail) writeLine(out, `    ${a.detail}`);
+          continue;
+        }
         writeLine(
           out,
-          `  ${a.accountId}${a.name ? ` (${a.name})` : ""}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`,
+          `${name}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`,
         );
         if (a.detail) writeLine(out, `    ${a.detail}`);
         else if (a.lastError) writeLine(out, `    last error: ${a.lastError}`);

@@ -76,7 +76,12 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
         `  ${channel.channel} (${channel.label}): ${channel.accounts.length} account${channel.accounts.length === 1 ? "" : "s"} — ${states}`,
       );
       for (const account of channel.accounts) {
-        if (account.state === "error" || account.state === "reconnecting") {
+        if (account.state === "needs-login") {
+          writeLine(
+            out,
+            `    ${account.accountId}: needs linking: run \`${account.loginCommand ?? `openclaw channels login ${channel.channel}`}\``,
+          );
+        } else if (account.state === "error" || account.state === "reconnecting") {
           writeLine(out, `    ${account.accountId}: ${account.state}: ${account.detail ?? account.lastError ?? "no detail"}`);
         } else if (account.lastInboundAt !== undefined) {
           writeLine(out, `    ${account.accountId}: last message ${describeAge(account.lastInboundAt)}`);

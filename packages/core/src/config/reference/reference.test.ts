@@ -4,10 +4,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import qqbotConfig from "@openclaw/qqbot/config";
 import telegramConfig from "@openclaw/telegram/config";
+import whatsappConfig from "@openclaw/whatsapp/config";
 import { CONFIG_REFERENCE_FILE, renderBuiltinConfigReference as render } from "./index.js";
 
 // `pnpm docs:gen` documents core with the channel packages of this repository.
-const renderBuiltinConfigReference = () => render([qqbotConfig, telegramConfig]);
+const renderBuiltinConfigReference = () => render([qqbotConfig, telegramConfig, whatsappConfig]);
 
 const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
 

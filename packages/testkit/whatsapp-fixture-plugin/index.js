@@ -1,0 +1,15 @@
+// The WhatsApp channel of this repository with its socket replaced by the fake WhatsApp's relay:
+// every socket connects to OPENCLAW_FAKE_WHATSAPP_URL (a `startFakeWhatsAppServer()` in the test
+// process), where the test drives the phone (scan the QR, send messages, read what was sent).
+// Tests only. It imports the built packages of this repository by path (the testkit must not
+// depend on the channel, which depends on the testkit for its own tests).
+import { createWhatsAppPlugin } from "../../../extensions/whatsapp/dist/index.js";
+import { remoteSocketFactory } from "../dist/whatsapp/relay.js";
+
+const url = process.env.OPENCLAW_FAKE_WHATSAPP_URL;
+
+export default createWhatsAppPlugin({
+  // Fail at first use (not at load) when the variable is missing, with the fix in the message.
+  makeSocket: (config) => remoteSocketFactory(url)(config),
+  linkPollMs: 200,
+});
