@@ -42,7 +42,11 @@ function cli(home, env, cliArgs, onOutput = () => undefined) {
 
 /** Starts `openclaw gateway`; resolves once its log has `ready` (a regex). */
 function gateway(home, env, ready) {
-  const child = spawn(process.execPath, [CLI, "gateway", "--port", "0"], { env: envFor(home, env), cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "gateway", "--port", "0"], {
+    env: envFor(home, env),
+    cwd: home,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let log = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the gateway did not get ready:\n${log}`)), 30_000);
@@ -65,7 +69,9 @@ async function measure(withWhatsApp) {
     const config = {
       agents: { defaults: { model: "local/llama", skipBootstrap: true } },
       models: { providers: { local: { baseUrl: model.baseUrl, apiKey: "sk-test", models: [{ id: "llama" }] } } },
-      ...(withWhatsApp ? { plugins: { load: { paths: [FIXTURE_PLUGIN] } }, channels: { whatsapp: { dmPolicy: "open", allowFrom: ["*"] } } } : {}),
+      ...(withWhatsApp
+        ? { plugins: { load: { paths: [FIXTURE_PLUGIN] } }, channels: { whatsapp: { dmPolicy: "open", allowFrom: ["*"] } } }
+        : {}),
     };
     writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify(config));
     const env = { OPENCLAW_FAKE_WHATSAPP_URL: wa.url };
