@@ -16,7 +16,8 @@ const IDLE_MS = Number(args["idle-ms"]);
 const root = new URL("../", import.meta.url);
 const CLI = fileURLToPath(new URL("packages/core/dist/cli/main.js", root));
 const FIXTURE_PLUGIN = fileURLToPath(new URL("packages/testkit/whatsapp-fixture-plugin", root));
-const { startFakeWhatsAppServer, startFakeOpenAI } = await import(new URL("packages/testkit/dist/index.js", root).href);
+const { startFakeOpenAI } = await import(new URL("packages/testkit/dist/index.js", root).href);
+const { startFakeWhatsAppServer } = await import(new URL("packages/testkit/dist/whatsapp/index.js", root).href);
 
 const kib = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
 const mb = (k) => `${(k / 1024).toFixed(1)} MB`;

@@ -2,7 +2,7 @@
 // WhatsApp (Baileys' socket surface). WhatsApp cannot edit, so the preview and native-stream cases
 // skip by capability. The suite's fresh credentials folder is linked first through the plugin's
 // own login (as a user runs `openclaw channels login whatsapp` before starting the gateway).
-import { createFakeWhatsApp } from "@openclaw/testkit";
+import { createFakeWhatsApp } from "@openclaw/testkit/whatsapp";
 import { runChannelConformance } from "@openclaw/testkit/conformance";
 import { createWhatsAppPlugin, type MakeSocket, type WhatsAppAccount } from "../src/index.js";
 import { linkedDir } from "./helpers.js";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type InboundMessage, mergeAccountConfig, type SendOptions } from "@openclaw/plugin-sdk";
 import { createTestAccountContext, type TestAccountContext } from "@openclaw/plugin-sdk/testing";
-import { createFakeWhatsApp, type FakeWhatsApp } from "@openclaw/testkit";
+import { createFakeWhatsApp, type FakeWhatsApp } from "@openclaw/testkit/whatsapp";
 import type { ChannelLoginContext } from "@openclaw/plugin-sdk";
 import {
   type Clock,

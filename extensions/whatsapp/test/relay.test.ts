@@ -3,7 +3,7 @@
 // media and sends included.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type FakeWhatsAppServer, remoteSocketFactory, startFakeWhatsAppServer } from "@openclaw/testkit";
+import { type FakeWhatsAppServer, remoteSocketFactory, startFakeWhatsAppServer } from "@openclaw/testkit/whatsapp";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWhatsAppPlugin, type MakeSocket } from "../src/index.js";
 import { credentialsDir, loginContext, sendOptions, startAccount, until } from "./helpers.js";

@@ -52,14 +52,6 @@ export type {
 export * from "./qqbot/index.js";
 
 /**
- * Fake WhatsApp at Baileys' socket surface: `makeSocket` replaces Baileys' `makeWASocket` in a
- * plugin, and `phone` plays the linked phone and the people who write (QR and pairing-code
- * linking, DisconnectReason closes, a silent socket, messages up; sends, presence and read
- * receipts recorded). Baileys' real JID helpers do the addressing.
- */
-export * from "./whatsapp/index.js";
-
-/**
  * The loopback channel: an in-memory chat platform (users, bots, chats a test can read as their
  * user sees them, rate limits, refused edits, latency) and a channel plugin built with the SDK on
  * it. For tests and benchmarks; `loopback-plugin/` packages it for `plugins.load.paths`.
@@ -72,3 +64,6 @@ export * from "./loopback/index.js";
  */
 export * from "./conformance/index.js";
 export { loopbackConformanceHarness } from "./conformance/loopback-harness.js";
+
+// The fake WhatsApp (Baileys' socket surface) is `@openclaw/testkit/whatsapp`: it needs the
+// optional peer dependency `baileys`, which the rest of the testkit does not.
