@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type FakeModelServer, startFakeOpenAI } from "@openclaw/testkit";
 import { type FakeWhatsAppServer, startFakeWhatsAppServer } from "@openclaw/testkit/whatsapp";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI_ENTRY, cliEnv, type GatewayCliProcess, makeTempHome, runCli, startGatewayCli } from "./helpers/cli.js";
 import { decodeTerminalQrs } from "./helpers/terminal-qr.js";
 import { startTmux, TMUX_AVAILABLE, type TmuxPane } from "./helpers/tmux.js";
@@ -72,7 +72,11 @@ async function waitConnected(): Promise<void> {
   }
 }
 
-describe.skipIf(!TMUX_AVAILABLE)("WhatsApp through the real CLI", () => {
+describe("WhatsApp through the real CLI", () => {
+  // A missing tool fails the run instead of skipping it: CI must exercise these.
+  beforeAll(() =>
+    expect(TMUX_AVAILABLE, "tmux is missing: install it (apt install tmux); the QR code is checked in a real terminal").toBe(true),
+  );
   it("login shows the QR code in the terminal, the phone scans it, the gateway reuses the link and answers; logout removes it", async () => {
     const { phone } = wa.fake;
     const credentials = path.join(home, ".openclaw", "credentials", "whatsapp", "default");

@@ -4,7 +4,7 @@ import { promises as dns } from "node:dns";
 import { mkdirSync, promises as fs, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { dailyMemoryFiles, localDateStamp } from "../../memory/index.js";
 import { loadWorkspaceBootstrapFiles } from "../../workspace/index.js";
 import { makeConfig, makeCtx, makeSandbox, type TestSandbox } from "../__fixtures__/context.js";
@@ -44,7 +44,9 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
   }
 }
 
-describe.skipIf(!hasMkfifo)("a FIFO in the workspace", () => {
+describe("a FIFO in the workspace", () => {
+  // A missing tool fails the run instead of skipping it: CI must exercise these.
+  beforeAll(() => expect(hasMkfifo, "mkfifo is missing: install coreutils; these tests need a real FIFO").toBe(true));
   it("read refuses it at once, and 8 tries leave fs and dns working", async () => {
     mkfifo("pipe");
     writeFileSync(path.join(box.ws, "plain.txt"), "hello\n");
@@ -80,7 +82,9 @@ describe.skipIf(!hasMkfifo)("a FIFO in the workspace", () => {
   });
 });
 
-describe.skipIf(!hasMkfifo)("a FIFO where the prompt builder reads", () => {
+describe("a FIFO where the prompt builder reads", () => {
+  // A missing tool fails the run instead of skipping it: CI must exercise these.
+  beforeAll(() => expect(hasMkfifo, "mkfifo is missing: install coreutils; these tests need a real FIFO").toBe(true));
   it("a FIFO bootstrap file or daily note reads as missing instead of blocking", async () => {
     mkfifo("AGENTS.md");
     mkdirSync(path.join(box.ws, "memory"));
