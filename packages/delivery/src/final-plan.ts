@@ -19,13 +19,21 @@ export interface FinalPlan {
  * open). Frozen messages whose text the final still extends keep their frozen text; the last
  * message is edited to the next part of the final; the rest becomes `tail`. When the final differs
  * from what frozen messages show, those stay untouched and the final resumes at the start of the
- * line where it differs, so nothing is deleted and nothing the final contains is lost.
+ * line where it differs, so nothing is deleted and nothing the final contains is lost. `next` is
+ * the segment after the last shown one (when the last shown one is frozen): where the rest resumes.
  */
-export function planFinal(segments: readonly Segment[], frozenText: string, finalText: string, limit: number): FinalPlan {
+export function planFinal(segments: readonly Segment[], frozenText: string, finalText: string, limit: number, next?: Segment): FinalPlan {
   const k = segments.length - 1;
   const last = segments[k]!;
   let keep = 0;
   while (keep < k && finalText.startsWith(frozenText.slice(0, segments[keep]!.end))) keep++;
+  if (keep === k && last.end !== undefined && next !== undefined && finalText.startsWith(frozenText.slice(0, next.start))) {
+    // The last shown message is already frozen and the final extends it: it keeps the break it
+    // froze at (re-splitting could move it and take back text the user saw), the rest follows.
+    const messages: FinalPlan["messages"] = segments.map((segment) => ({ segment, text: segmentText(segment, "", frozenText) }));
+    const body = finalText.slice(next.start);
+    return { messages, tail: isBlank(body) ? "" : next.reopen + body };
+  }
   let from: number;
   let reopen = "";
   if (keep === k) {

@@ -1,8 +1,17 @@
+import { findCodeFences } from "@openclaw/plugin-sdk";
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FakeClock } from "./__fixtures__/fake-clock.js";
 import { FakePlatform, TARGET, nonPrefixHistory, reassemblyError } from "./__fixtures__/fake-outbound.js";
 import { PreviewController, SendBudget } from "./index.js";
+
+/** Cases fast-check once found around code fences (see the file's comment); they run first, every run. */
+const fenceExamples = (
+  JSON.parse(readFileSync(new URL("./__fixtures__/fence-rollover-examples.json", import.meta.url), "utf8")) as {
+    examples: Array<[string, number, number]>;
+  }
+).examples;
 
 /** Reply text from words, long unbroken runs, sentence ends, newlines and paragraph breaks (no fences). */
 const replyText = fc
@@ -119,9 +128,10 @@ describe("PreviewController (property)", () => {
         const content = (s: string) => s.replace(/^ {0,3}(```|~~~).*$/gm, "").replace(/\s+/g, "");
         expect(content(visible.join("\n"))).toBe(content(text));
         expect(visible.every((m) => m.length <= limit)).toBe(true);
+        expect(visible.filter((m) => findCodeFences(m).some((fence) => !fence.closed))).toEqual([]);
         expect(nonPrefixHistory(platform.messages)).toBeNull();
       }),
-      { numRuns: 100 },
+      { numRuns: 100, examples: fenceExamples },
     );
   });
 });

@@ -136,7 +136,8 @@ export class PreviewController {
     try {
       const shown = this.#segments.filter((s) => s.messageId !== undefined);
       if (shown.length === 0) return { messageIds: await this.#sendNew(finalText) };
-      return await this.#deliver(planFinal(this.#segments.slice(0, shown.length), this.#frozenText, finalText, this.#limit));
+      const next = this.#segments[shown.length];
+      return await this.#deliver(planFinal(this.#segments.slice(0, shown.length), this.#frozenText, finalText, this.#limit, next));
     } finally {
       this.#state = "done";
     }

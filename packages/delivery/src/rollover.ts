@@ -2,7 +2,7 @@
 // The break is chosen by the shared block chunker (paragraph > newline > sentence > space, never
 // inside a code fence unless the fence alone is too long); this module maps the chunker's first
 // block back to offsets in the text so the next message continues exactly where it stopped.
-import { BlockChunker } from "@openclaw/plugin-sdk";
+import { BlockChunker, findCodeFences, type CodeFence } from "@openclaw/plugin-sdk";
 import { isWhitespaceAt } from "./whitespace.js";
 
 const LF = 10;
@@ -29,18 +29,58 @@ function resumeAfter(text: string, cut: number): number {
   return at;
 }
 
-/** Last resort: cut at the last whitespace in [minCut, limit], or hard at `limit`. */
+/** Where a cut at `cut` leaves a code fence open: the fence to close and reopen, or null. */
+function fenceAt(fences: readonly CodeFence[], cut: number): CodeFence | null {
+  for (const fence of fences) if (fence.start < cut && cut < fence.end) return fence;
+  return null;
+}
+
+/**
+ * A cut inside `fence` at `cut`, closed in this message and reopened in the next, or null when the
+ * cut falls on the fence's own opening or closing line (splitting there shows an empty block or a
+ * broken marker), or the closing line does not fit in `limit`.
+ */
+function fencedCut(text: string, fence: CodeFence, cut: number, limit: number, skip: boolean): RolloverSplit | null {
+  if (fence.openLineEnd < 0 || cut <= fence.openLineEnd) return null;
+  if (fence.closed) {
+    const closeLineStart = text.lastIndexOf("\n", fence.end - 1) + 1;
+    if (cut >= closeLineStart - 1) return null;
+  }
+  const closeFence = (text.charCodeAt(cut - 1) === LF ? "" : "\n") + fence.close;
+  if (cut + closeFence.length > limit) return null;
+  return { cut, closeFence, resume: skip ? cut + 1 : cut, reopenFence: `${fence.openLine}\n` };
+}
+
+/**
+ * Last resort when the chunker finds no break that keeps `minCut`: the last whitespace in
+ * [minCut, limit] (inside a code fence a line end first, then a space; the fence is closed and
+ * reopened), else a hard cut at `limit`.
+ */
 function hardSplit(text: string, limit: number, minCut: number): RolloverSplit {
-  let cut = limit;
-  for (let i = limit; i >= minCut && i > 0; i--) {
-    if (isWhitespaceAt(text, i)) {
-      cut = i;
-      break;
+  const lineEnd = text.indexOf("\n", limit);
+  const fences = findCodeFences(lineEnd < 0 ? text : text.slice(0, lineEnd + 1));
+  for (const spacesInCode of [false, true]) {
+    for (let i = limit; i >= minCut && i > 0; i--) {
+      if (!isWhitespaceAt(text, i)) continue;
+      const fence = fenceAt(fences, i);
+      if (fence === null) {
+        if (spacesInCode) continue;
+        return { cut: i, closeFence: "", resume: resumeAfter(text, i), reopenFence: "" };
+      }
+      if ((text.charCodeAt(i) === LF) === spacesInCode) continue;
+      const split = fencedCut(text, fence, i, limit, true);
+      if (split !== null) return split;
     }
   }
-  const code = text.charCodeAt(cut - 1);
-  if (cut === limit && code >= 0xd800 && code <= 0xdbff && cut - 1 >= minCut && cut > 1) cut--;
-  return { cut, closeFence: "", resume: resumeAfter(text, cut), reopenFence: "" };
+  for (let cut = limit; cut >= minCut && cut > 0; cut--) {
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) continue;
+    const fence = fenceAt(fences, cut);
+    if (fence === null) return { cut, closeFence: "", resume: resumeAfter(text, cut), reopenFence: "" };
+    const split = fencedCut(text, fence, cut, limit, false);
+    if (split !== null) return split;
+  }
+  return { cut: limit, closeFence: "", resume: resumeAfter(text, limit), reopenFence: "" };
 }
 
 /**

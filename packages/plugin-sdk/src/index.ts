@@ -1,7 +1,7 @@
 /**
  * @openclaw/plugin-sdk: the contract an OpenClaw channel plugin builds against (contract
  * version 2) — the plugin and session types, inbound and outbound shapes, send errors, account
- * helpers, text chunking, `decodeCharacterReferences` and `redactUrl` (a URL without its credentials, for logs). Config
+ * helpers, text chunking, `findCodeFences`, `decodeCharacterReferences` and `redactUrl` (a URL without its credentials, for logs). Config
  * entries are built from `@openclaw/plugin-sdk/config`; unit test helpers are in
  * `@openclaw/plugin-sdk/testing`. zod is a peer dependency: import `z` from "zod" in your plugin
  * and declare `zod` as a peer dependency too. The delivery engine a host drives (send budget,
@@ -12,11 +12,13 @@ export {
   BREAK_PREFERENCES,
   chunkText,
   decodeCharacterReferences,
+  findCodeFences,
   isBlank,
   redactUrl,
   type BlockChunkerOptions,
   type BreakPreference,
   type ChunkMode,
+  type CodeFence,
   type ChunkTextOptions,
   type FlushOptions,
 } from "./text/index.js";

@@ -9,5 +9,6 @@ export {
 } from "./chunker.js";
 export { chunkText, type ChunkTextOptions } from "./chunk-text.js";
 export { isBlank } from "./chars.js";
+export { findCodeFences, type CodeFence } from "./code-fences.js";
 export { decodeCharacterReferences } from "./char-references.js";
 export { redactUrl } from "./redact-url.js";
