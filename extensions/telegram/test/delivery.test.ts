@@ -123,8 +123,13 @@ describe("live preview on Telegram", () => {
     const [message] = fake.chat(42);
     expect(message!.text).toBe(text);
     expect(fake.calls.filter((c) => c.method === "sendMessage" && c.ok)).toHaveLength(1);
-    // Nothing is left queued to overwrite the final: wait longer than the preview throttle and look.
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Nothing is left queued to overwrite the final: the budget runs a chat's jobs in order, so once
+    // a probe queued behind them has run (it is refused while the chat is paused), they have too.
+    for (;;) {
+      const probe = await budget.run("42", "preview", async () => undefined);
+      if (probe.status === "sent") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(fake.calls.filter((c) => c.method === "editMessageText" && c.time > finishedAt)).toHaveLength(0);
     expect(fake.editsOf(message!.message_id).at(-1)!.text).toBe(text);
   });

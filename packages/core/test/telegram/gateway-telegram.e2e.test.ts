@@ -112,7 +112,9 @@ describe("Telegram through the gateway", () => {
     llm.enqueue([{ text: reply, chunkChars: 200 }]);
     tg.sendUserMessage({ chat: dm(OWNER), from: OWNER, text: "long please" });
     await tg.waitFor(() => visible(OWNER.id).join("\n").includes("Paragraph 19"), 20_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // Stopping waits for the replies in flight, so nothing can arrive after the checks below.
+    await gateway!.stop({ timeoutMs: 10_000 });
+    gateway = undefined;
     const seen = visible(OWNER.id);
     if (process.env.DEBUG_TG)
       console.log(
@@ -139,7 +141,9 @@ describe("Telegram through the gateway", () => {
     llm.enqueue([{ text: "First I will look." }, { toolCall: { name: "session_status", arguments: {} } }], [{ text: "The answer is 42." }]);
     tg.sendUserMessage({ chat: dm(OWNER), from: OWNER, text: "what is it" });
     await tg.waitFor(() => visible(OWNER.id).includes("The answer is 42."), 15_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // Stopping waits for the replies in flight, so nothing can arrive after the checks below.
+    await gateway!.stop({ timeoutMs: 10_000 });
+    gateway = undefined;
     expect(visible(OWNER.id).filter((t) => t === "The answer is 42.").length).toBe(1);
   });
 
@@ -163,7 +167,9 @@ describe("Telegram through the gateway", () => {
     await tg.waitFor(() => tg.calls.some((c) => c.method === "sendMessage" && c.params.chat_id === OWNER.id), 10_000);
     tg.inject429({ method: "editMessageText", count: 3, retryAfter: 1 });
     await tg.waitFor(() => visible(OWNER.id).includes(reply), 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Stopping waits for the replies in flight, so nothing can arrive after the checks below.
+    await gateway!.stop({ timeoutMs: 10_000 });
+    gateway = undefined;
     const mine = tg.chat(OWNER.id).filter((m) => m.from?.id === tg.botUser.id);
     expect(mine.map((m) => m.text)).toEqual([reply]);
     const versions = tg.editsOf(mine[0]!.message_id);
@@ -190,7 +196,9 @@ describe("Telegram through the gateway", () => {
     await tg.waitFor(() => visible(OWNER.id).some((t) => t.includes("Block 1.")), 10_000);
     expect(visible(OWNER.id).join("\n").includes("Block 3.")).toBe(false);
     await tg.waitFor(() => visible(OWNER.id).join("\n").includes("Block 3."), 20_000);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Stopping waits for the replies in flight, so nothing can arrive after the checks below.
+    await gateway!.stop({ timeoutMs: 10_000 });
+    gateway = undefined;
     const seen = visible(OWNER.id);
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.join("\n\n").replace(/\s+/g, " ").trim()).toBe(reply.replace(/\s+/g, " ").trim());
@@ -200,11 +208,12 @@ describe("Telegram through the gateway", () => {
     const group = { id: -100123, type: "supergroup" as const, title: "Team" };
     await boot({ groups: { [String(group.id)]: {} }, groupAllowFrom: [String(OWNER.id)] });
     tg.sendUserMessage({ chat: group, from: OWNER, text: "talking among ourselves" });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(llm.requests.length).toBe(0);
     llm.enqueue([{ text: "You called?" }]);
     tg.sendUserMessage({ chat: group, from: OWNER, text: `@${tg.botUser.username} hello` });
     await tg.waitFor(() => visible(group.id).includes("You called?"), 10_000);
+    // Updates are handled in order: only the mention reached the model.
+    expect(llm.requests.length).toBe(1);
+    expect(JSON.stringify(llm.requests[0])).not.toContain("talking among ourselves");
   });
 });
 
