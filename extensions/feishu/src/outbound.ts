@@ -130,6 +130,12 @@ export function createFeishuOutbound(options: FeishuOutboundOptions): FeishuOutb
     async sendMedia(target, media, sendOptions): Promise<SentMessage> {
       const { msgType, content } = await upload(media);
       const caption = media.caption?.trim();
+      if (caption && msgType === "image") {
+        // An image and its caption fit one post; a file cannot carry one, so its caption follows it.
+        const imageKey = (JSON.parse(content) as { image_key: string }).image_key;
+        const post = JSON.stringify({ zh_cn: { content: [[{ tag: "img", image_key: imageKey }], [{ tag: "md", text: caption }]] } });
+        return { messageId: await send(target, "post", post, sendOptions) };
+      }
       const parts = caption ? 2 : 1;
       return split.send(sendOptions.idempotencyKey, parts, (i) =>
         i === 0
