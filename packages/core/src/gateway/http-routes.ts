@@ -1,5 +1,5 @@
-// HTTP routes plugins register on the gateway's own listener (webhooks: Feishu's event
-// subscription), served beside `/health` and the control API on the same port.
+// HTTP routes plugins register on the gateway's own listener (a platform's webhook events),
+// served beside `/health` and the control API on the same port.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AccountConfigError, type PluginHttpHandler, type PluginHttpRoutes } from "@openclaw/plugin-sdk";
 import type { GatewayLogger } from "./types.js";
@@ -23,7 +23,7 @@ export class HttpRouteTable {
   constructor(private readonly log: GatewayLogger) {}
 
   /**
-   * The `AccountContext.http` of one account: its routes carry `owner` (e.g. "feishu:default") in
+   * The `AccountContext.http` of one account: its routes carry `owner` (e.g. "<channel>:default") in
    * errors, and `releaseAll` drops what it registered (when its session ends).
    */
   scope(owner: string): PluginHttpRoutes & { releaseAll(): void } {
