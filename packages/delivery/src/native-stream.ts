@@ -42,6 +42,12 @@ export interface NativeStreamControllerOptions {
    * and the final continues in ordinary messages from exactly where the stream stopped.
    */
   textLimit: number;
+  /**
+   * Longest text the stream itself may hold (default `textLimit`); `Infinity` for a stream that
+   * continues into further messages on its own. Text sent as ordinary messages still splits at
+   * `textLimit`.
+   */
+  streamLimit?: number;
   /** How text sent as ordinary messages is split (default "length"). */
   chunkMode?: ChunkMode;
   /** At most one update per this many ms (default 1000, at least 100). */
@@ -93,7 +99,7 @@ export class NativeStreamController {
 
   constructor(options: NativeStreamControllerOptions) {
     this.#o = options;
-    this.#limit = Math.max(1, Math.floor(options.textLimit));
+    this.#limit = Math.max(1, Math.floor(options.streamLimit ?? options.textLimit));
     this.#previewSignal = AbortSignal.any([options.signal, this.#previewAbort.signal]);
     this.#pacer = new Pacer(() => this.#flush(), Math.max(100, options.throttleMs ?? 1000), options.clock ?? systemClock);
     if (typeof options.outbound.openStream !== "function") this.#unavailable = "the channel has no native stream";
@@ -309,7 +315,7 @@ export class NativeStreamController {
   }
 
   #chunkOptions(): { maxChars: number; mode: ChunkMode } {
-    return { maxChars: this.#limit, mode: this.#o.chunkMode ?? "length" };
+    return { maxChars: Math.max(1, Math.floor(this.#o.textLimit)), mode: this.#o.chunkMode ?? "length" };
   }
 
   #options(priority: SendPriority, suffix: string, signal: AbortSignal): SendOptions {

@@ -67,3 +67,5 @@ export { loopbackConformanceHarness } from "./conformance/loopback-harness.js";
 
 // The fake WhatsApp (Baileys' socket surface) is `@openclaw/testkit/whatsapp`: it needs the
 // optional peer dependency `baileys`, which the rest of the testkit does not.
+
+// The fake Feishu / Lark Open Platform is `@openclaw/testkit/feishu` (`startFakeFeishu`).

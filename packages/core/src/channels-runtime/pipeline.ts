@@ -227,6 +227,8 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       minEditIntervalMs: caps.minEditIntervalMs ?? 1000,
       chunkMode,
       ...(caps.nativeStream ? { nativeStream: caps.nativeStream } : {}),
+      ...(caps.nativeStreamLimit !== undefined ? { nativeStreamLimit: caps.nativeStreamLimit } : {}),
+      ...(caps.typingPersists ? { typingPersists: true } : {}),
       previewChunkMax: Number((streaming as { preview?: { chunk?: { maxChars?: number } } } | undefined)?.preview?.chunk?.maxChars ?? 800),
       ...((streaming as { preview?: { chunk?: { minChars?: number } } } | undefined)?.preview?.chunk?.minChars !== undefined
         ? { previewMinChars: (streaming as { preview: { chunk: { minChars: number } } }).preview.chunk.minChars }

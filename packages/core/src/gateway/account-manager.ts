@@ -2,6 +2,7 @@ import { mergeAccountConfig, type ChannelPlugin, type InboundMessage } from "@op
 import { AccountRunner } from "./account-runner.js";
 import type { BackoffPolicy } from "./backoff.js";
 import type { CursorStore } from "./cursor-store.js";
+import type { HttpRouteTable } from "./http-routes.js";
 import type { AccountDirectory, AccountHandle, ChannelStatusReport, GatewayLogger } from "./types.js";
 
 export interface AccountManagerOptions {
@@ -15,6 +16,8 @@ export interface AccountManagerOptions {
   /** Where inbound messages go (the gateway's gate in front of the pipeline). */
   receive(message: InboundMessage, handle: AccountHandle): Promise<void>;
   log: GatewayLogger;
+  /** Plugin HTTP routes on the gateway's listener (`AccountContext.http`); none when unset. */
+  routes?: HttpRouteTable;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
 }
@@ -64,6 +67,7 @@ export class AccountManager implements AccountDirectory {
           cursor: options.cursors.forAccount(channel, accountId),
           receive: options.receive,
           log: options.log,
+          ...(options.routes ? { routes: options.routes } : {}),
           ...(options.backoff ? { backoff: options.backoff } : {}),
           ...(options.now ? { now: options.now } : {}),
         });

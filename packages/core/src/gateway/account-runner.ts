@@ -11,6 +11,7 @@ import {
 import { accountCredentialsDir, loginCommandFor } from "./account-login.js";
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
 import type { AccountCursor } from "./cursor-store.js";
+import type { HttpRouteTable } from "./http-routes.js";
 import { trackOutbound } from "./outbound-tracking.js";
 import { sessionOutbound } from "./session-outbound.js";
 import type { AccountHandle, AccountStatusReport, GatewayLogger } from "./types.js";
@@ -29,6 +30,8 @@ export interface AccountRunnerOptions {
   /** Hands an inbound message to the gateway (which may refuse it while stopping). */
   receive(message: InboundMessage, handle: AccountHandle): Promise<void>;
   log: GatewayLogger;
+  /** Plugin HTTP routes on the gateway's listener; `ctx.http` is unset without it. */
+  routes?: HttpRouteTable;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
 }
@@ -176,6 +179,7 @@ export class AccountRunner {
     this.handle = handle;
     const credentialsDir = accountCredentialsDir(options.stateDir, this.channel, this.accountId);
     const report = this.report;
+    const http = options.routes?.scope(this.tag);
     const ctx: AccountContext<unknown> = {
       accountId: this.accountId,
       account,
@@ -191,6 +195,7 @@ export class AccountRunner {
         return credentialsDir;
       },
       cursor: options.cursor,
+      ...(http ? { http } : {}),
     };
 
     const backoff = new Backoff(options.backoff);
@@ -212,6 +217,8 @@ export class AccountRunner {
         failure = err;
       } finally {
         this.session = undefined;
+        // A session's routes go with it; the next session registers its own.
+        http?.releaseAll();
       }
       if (failure instanceof AccountConfigError) {
         // An account waiting to be linked stays so: its plugin gave up until `channels login`.

@@ -16,6 +16,7 @@ import { openStateDb, type StateDb } from "../state/index.js";
 import { AccountManager } from "./account-manager.js";
 import { ControlRuns } from "./control-runs.js";
 import { ControlServer } from "./control-server.js";
+import { HttpRouteTable } from "./http-routes.js";
 import { ACCOUNT_CLOSE_GRACE_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, GATEWAY_EVENTS } from "./constants.js";
 import { CursorStore } from "./cursor-store.js";
 import { createStreamLogger, scrubbingLogger } from "./log.js";
@@ -132,6 +133,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         throw new Error(`the message was not taken: ${damage}`);
       }
     };
+    const routes = new HttpRouteTable(log);
     const accounts = new AccountManager({
       plugins: pluginMap,
       channels: config.channels as Record<string, unknown>,
@@ -140,6 +142,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       cursors: new CursorStore(stateDb),
       receive,
       log,
+      routes,
       ...(options.backoff ? { backoff: options.backoff } : {}),
     });
     pipeline = await options.pipelineFactory({
@@ -173,6 +176,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       methods,
       log,
       allowedOrigins: config.gateway.controlUi.allowedOrigins,
+      routes,
       hello: () => ({
         protocol: PROTOCOL_VERSION,
         server: { name: "openclaw", version, pid: process.pid },

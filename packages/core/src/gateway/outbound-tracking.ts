@@ -30,6 +30,7 @@ export function trackOutbound(outbound: ChannelOutbound, onSent: () => void): Ch
     };
   }
   if (outbound.typing) wrapped.typing = outbound.typing.bind(outbound);
+  if (outbound.clearTyping) wrapped.clearTyping = outbound.clearTyping.bind(outbound);
   if (outbound.openStream) {
     const open = outbound.openStream.bind(outbound);
     wrapped.openStream = async (...args) => {

@@ -57,6 +57,8 @@ export function sessionOutbound(capabilities: ChannelCapabilities, source: Sessi
   if (capabilities.media)
     out.sendMedia = async (target, media, options) => method(await session(options.signal), "sendMedia")(target, media, options);
   if (capabilities.typing) out.typing = async (target, options) => method(await session(options.signal), "typing")(target, options);
+  if (capabilities.typing && capabilities.typingPersists)
+    out.clearTyping = async (target, options) => method(await session(options.signal), "clearTyping")(target, options);
   if (capabilities.nativeStream)
     out.openStream = async (target, options) => method(await session(options.signal), "openStream")(target, options);
   return out;

@@ -101,6 +101,7 @@ export function replyOutbound(inner: ChannelOutbound, journal: ReplyJournal, ear
   }
   if (inner.sendMedia) outbound.sendMedia = inner.sendMedia.bind(inner);
   if (inner.typing) outbound.typing = inner.typing.bind(inner);
+  if (inner.clearTyping) outbound.clearTyping = inner.clearTyping.bind(inner);
   if (inner.openStream) outbound.openStream = inner.openStream.bind(inner);
   return outbound;
 }

@@ -33,6 +33,8 @@ export abstract class StrategyBase implements DeliveryStrategy {
   #chain: Promise<void> = Promise.resolve();
   readonly #guard = createSilentReplyGuard();
   readonly #typing: TypingLoop;
+  /** A lasting indicator (`typingPersists`): whether it was shown, once it was asked for. */
+  #lastingTyping: Promise<boolean> | undefined;
   #sentCount = 0;
 
   constructor(options: DeliveryStrategyOptions) {
@@ -156,7 +158,8 @@ export abstract class StrategyBase implements DeliveryStrategy {
     this.#typing.stop();
     if (silent) {
       this.recorder.status = "silent";
-      return this.onStop();
+      this.onStop();
+      return this.#clearLastingTyping();
     }
     this.recorder.status = "delivered";
     // Text held back by the silent-reply guard (a reply that started like NO_REPLY) goes out now.
@@ -166,18 +169,50 @@ export abstract class StrategyBase implements DeliveryStrategy {
       this.onHeldText(held.text);
     }
     this.onFinal(text);
+    this.#clearLastingTyping();
   }
 
   #abort(): void {
     this.settled = true;
     this.#typing.stop();
     this.onStop();
+    this.#clearLastingTyping();
+  }
+
+  /** Removes a lasting typing indicator once everything queued before (the final) was sent. */
+  #clearLastingTyping(): void {
+    const shown = this.#lastingTyping;
+    const clear = this.outbound.clearTyping;
+    if (shown === undefined || clear === undefined) return;
+    // Not under the reply's signal: an indicator left on the user's message would stay there for good.
+    const options = { ...this.sendOptions("typing", `${this.o.replyKey}:typing-clear`), signal: new AbortController().signal };
+    this.enqueue(async () => {
+      if (await shown) await clear(this.o.target, options);
+    });
   }
 
   #startTyping(): void {
     const { typing, typingMode } = this.o;
     if (!typing || typingMode === "never" || this.outbound.typing === undefined || this.settled) return;
+    if (this.o.typingPersists) {
+      // Shown once and never renewed: each show may notify the user.
+      this.#lastingTyping ??= this.#showTyping();
+      return;
+    }
     this.#typing.start();
+  }
+
+  async #showTyping(): Promise<boolean> {
+    const options = this.sendOptions("typing", `${this.o.replyKey}:typing`);
+    try {
+      const result = await this.o.budget.run(this.o.chatKey, "typing", () => this.outbound.typing!(this.o.target, options), {
+        signal: this.o.signal,
+        ...(this.o.inReplyTo !== undefined ? { inReplyTo: this.o.inReplyTo } : {}),
+      });
+      return result.status === "sent";
+    } catch {
+      return false;
+    }
   }
 
   #typingTick(): void {

@@ -63,6 +63,7 @@ export class NativeStrategy extends StrategyBase {
       ledgerKey: `${o.replyKey}:final`,
       info: { channel: o.channel, accountId: o.accountId, target: o.target },
       textLimit: o.textLimit,
+      ...(o.nativeStreamLimit !== undefined ? { streamLimit: o.nativeStreamLimit } : {}),
       chunkMode: o.chunkMode,
       throttleMs: o.minEditIntervalMs,
       format: "markdown",

@@ -44,6 +44,7 @@ export class OutcomeRecorder {
         this.counts.typing += 1;
       };
     }
+    if (inner.clearTyping) outbound.clearTyping = inner.clearTyping.bind(inner);
     if (inner.sendMedia) {
       const media = inner.sendMedia.bind(inner);
       outbound.sendMedia = async (...args) => sent(await media(...args));

@@ -88,6 +88,13 @@ export interface DeliveryStrategyOptions {
   chunkMode: ChunkMode;
   /** The channel's native stream semantics (`capabilities.nativeStream`; default "replace"). */
   nativeStream?: "replace" | "append";
+  /** Longest text one native stream holds (`capabilities.nativeStreamLimit`; default `textLimit`). */
+  nativeStreamLimit?: number;
+  /**
+   * The typing indicator lasts until cleared (`capabilities.typingPersists`): shown once per reply,
+   * never renewed, and removed with `clearTyping` when the reply is done.
+   */
+  typingPersists?: boolean;
   /** `streaming.preview.chunk.maxChars` for the rotating "block" preview (default 800). */
   previewChunkMax?: number;
   /** `streaming.preview.chunk.minChars`: the first preview waits for this many characters. */

@@ -139,8 +139,18 @@ export interface ChannelOutbound {
   deleteMessage?(target: OutboundTarget, messageId: string, options: SendOptions): Promise<void>;
   /** Sends a file. */
   sendMedia?(target: OutboundTarget, media: OutboundMedia, options: SendOptions): Promise<SentMessage>;
-  /** Shows "typing…" for a few seconds. */
+  /**
+   * Shows "typing…" for a few seconds (core renews it while the reply is written). With
+   * `capabilities.typingPersists` the indicator stays until `clearTyping`: core calls `typing` once
+   * per reply and never renews it.
+   */
   typing?(target: OutboundTarget, options: SendOptions): Promise<void>;
+  /**
+   * Removes a lasting typing indicator (`capabilities.typingPersists`, e.g. Feishu's "Typing"
+   * reaction on the user's message) once the reply is done, delivered or not. `options.inReplyTo`
+   * names the message the indicator was put on. Called at most once per `typing` that succeeded.
+   */
+  clearTyping?(target: OutboundTarget, options: SendOptions): Promise<void>;
   /** Opens a native stream, or returns null when this target cannot stream (core falls back). */
   openStream?(target: OutboundTarget, options: SendOptions): Promise<NativeStream | null>;
 }
@@ -161,8 +171,21 @@ export interface ChannelCapabilities {
   editLimit?: number;
   /** Shortest pause between two edits of one message, in ms; default 1000. */
   minEditIntervalMs?: number;
+  /**
+   * The typing indicator stays until removed (a reaction, not a few seconds of "typing…"): core
+   * calls `typing` once per reply, never renews it (each call may notify the user), and calls
+   * `clearTyping` when the reply is done. Default false.
+   */
+  typingPersists?: boolean;
   /** The platform streams natively (see `ChannelOutbound.openStream`). */
   nativeStream?: "replace" | "append";
+  /**
+   * Longest text one native stream may hold, in characters; default `textLimit` (the account's
+   * `textChunkLimit`), past which the reply continues as ordinary messages. `Infinity` for a
+   * stream that continues into further messages itself (Feishu opens a next card near its 30 KB
+   * size limit) and reports them all in `finish`'s `SentMessage.messageIds`.
+   */
+  nativeStreamLimit?: number;
   /**
    * Send quotas of the platform (sends, edits and deletes per second), which the account's send
    * budget paces every delivery by. Defaults: 1 per second per chat in bursts of 3, and 30 per
@@ -232,6 +255,47 @@ export interface AccountContext<Account> {
   credentialsDir: string;
   /** A small key-value store in the gateway's state database (update offsets, cursors). */
   cursor: { get(key: string): string | undefined; set(key: string, value: string): void };
+  /**
+   * HTTP routes on the gateway's own listener (the port of the control API), for platforms that
+   * push events by webhook. Undefined when the host serves no HTTP (a test harness): a plugin
+   * that needs it rejects `connect` with an `AccountConfigError` then.
+   */
+  http?: PluginHttpRoutes;
+}
+
+/** An HTTP request the gateway received on a plugin's route; the body is read whole, within its limit. */
+export interface PluginHttpRequest {
+  method: string;
+  /** The path with the query, as requested (e.g. `/feishu/events?x=1`). */
+  url: string;
+  /** Request headers, names lower-case (repeated headers joined with ", "). */
+  headers: Readonly<Record<string, string>>;
+  /** The raw body bytes, unparsed (verify signatures over these). */
+  body: Uint8Array;
+  /** The peer's address (the proxy's, behind a reverse proxy). */
+  remoteAddress: string;
+}
+
+/** What a route handler answers. A string body is sent as UTF-8; `content-type` defaults to JSON. */
+export interface PluginHttpResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+/** Handles one request on a plugin's route; a throw is answered 500 and logged, never crashes the gateway. */
+export type PluginHttpHandler = (request: PluginHttpRequest) => Promise<PluginHttpResponse>;
+
+/** Registers HTTP routes on the gateway's listener (see `AccountContext.http`). */
+export interface PluginHttpRoutes {
+  /**
+   * Serves `path` (exact match, any method; the query is ignored for matching) with `handler`
+   * until the returned function is called or the account stops. A body over `maxBodyBytes`
+   * (default 1 MiB) is answered 413 without calling the handler.
+   * @throws AccountConfigError when another account or plugin already serves `path`, or it is
+   *   one of the gateway's own paths (`/`, `/ws`, `/health`).
+   */
+  route(path: string, handler: PluginHttpHandler, options?: { maxBodyBytes?: number }): () => void;
 }
 
 /**
