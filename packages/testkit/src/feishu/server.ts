@@ -13,7 +13,7 @@ import { FeishuStore } from "./store.js";
 import { TokenIssuer } from "./tokens.js";
 import type { FakeFeishu, FakeFeishuCall, FakeFeishuOptions, FakeFeishuUserMessage, FakeFeishuWebhookKeys } from "./types.js";
 import { visibleText } from "./visible.js";
-import { postSigned, urlVerificationBody } from "./webhook.js";
+import { postEncrypted, urlVerificationBody } from "./webhook.js";
 
 function send(res: ServerResponse, answer: FeishuAnswer): void {
   if (res.destroyed || res.writableEnded) return;
@@ -148,10 +148,11 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
       const eventId = (event as { header?: { event_id?: string } }).header?.event_id ?? randomBytes(16).toString("hex");
       await deliver(eventId, event);
     },
-    pushWebhook: (url, event, keys, opts) => postSigned(url, withToken(event, keys), keys, clock(), opts?.badSignature),
+    pushWebhook: (url, event, keys, opts) =>
+      postEncrypted(url, withToken(event, keys), keys, clock(), opts?.badSignature ? "bad" : "valid"),
     async pushUrlVerification(url, keys) {
       const challenge = randomBytes(16).toString("hex");
-      const response = await postSigned(url, urlVerificationBody(challenge, keys), keys, clock());
+      const response = await postEncrypted(url, urlVerificationBody(challenge, keys), keys, clock(), "none");
       return { response, challenge };
     },
     eventFor(msg) {

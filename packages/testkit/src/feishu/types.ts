@@ -163,7 +163,11 @@ export interface FakeFeishu {
    * `badSignature` sends a wrong signature.
    */
   pushWebhook(url: string, event: object, keys: FakeFeishuWebhookKeys, opts?: { badSignature?: boolean }): Promise<Response>;
-  /** POSTs the encrypted `url_verification` challenge; resolves with the response and the challenge sent. */
+  /**
+   * POSTs the encrypted `url_verification` check (`{challenge, token, type}`) the developer console sends
+   * when a request URL is saved. Like the platform, it carries NO X-Lark-Signature / timestamp / nonce
+   * headers. Resolves with the response and the challenge the receiver must echo as `{"challenge"}`.
+   */
   pushUrlVerification(url: string, keys: FakeFeishuWebhookKeys): Promise<{ response: Response; challenge: string }>;
   /** The event body `userSends` would deliver, without sending it (records the message in the chat). */
   eventFor(msg: FakeFeishuUserMessage): object;
