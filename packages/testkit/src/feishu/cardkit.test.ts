@@ -84,7 +84,7 @@ describe("fake Feishu: CardKit streaming cards through the real SDK", () => {
     expect(fake.cards()[0]!.history.filter((h) => h.content === "retry-safe")).toHaveLength(1);
   });
 
-  it("refuses a card over 30 KB (200860) and sending an unknown card entity (200740)", async () => {
+  it("refuses a card over 30 KB (200860), sending a card entity twice (230099) or an unknown one (200740)", async () => {
     fake = await startFakeFeishu();
     const client = sdkClient(fake);
     const { cardId } = await sendCard(client, "oc_big");
@@ -95,6 +95,15 @@ describe("fake Feishu: CardKit streaming cards through the real SDK", () => {
       ),
     ).toBe(200860);
     expect(await errorCode(client.cardkit.v1.card.create({ data: { type: "card_json", data: streamingCard(tooBig) } }))).toBe(200860);
+    const again = JSON.stringify({ type: "card", data: { card_id: cardId } });
+    expect(
+      await errorCode(
+        client.im.message.create({
+          params: { receive_id_type: "chat_id" },
+          data: { receive_id: "oc_big", msg_type: "interactive", content: again },
+        }),
+      ),
+    ).toBe(230099);
     const unknown = JSON.stringify({ type: "card", data: { card_id: "999" } });
     expect(
       await errorCode(

@@ -14,6 +14,7 @@ interface CardEntity {
   history: FakeFeishuCard["history"];
   /** uuid -> the answer it got (idempotent retries). */
   uuids: Map<string, FeishuAnswer>;
+  sent: boolean;
 }
 
 /**
@@ -35,7 +36,7 @@ export class CardKit {
     if (Buffer.byteLength(JSON.stringify(card)) > CARD_MAX_BYTES) return feishuError("cardTooLarge");
     this.counter += 1 + Math.floor(Math.random() * 1000);
     const cardId = String(this.counter);
-    this.cards.set(cardId, { cardId, card, sequence: 0, history: [], uuids: new Map() });
+    this.cards.set(cardId, { cardId, card, sequence: 0, history: [], uuids: new Map(), sent: false });
     for (const el of cardElements(card)) {
       const text = elementText(el);
       if (typeof el.element_id === "string" && text !== undefined) this.record(this.cards.get(cardId)!, el.element_id, text, 0);
@@ -45,6 +46,14 @@ export class CardKit {
 
   has(cardId: string): boolean {
     return this.cards.has(cardId);
+  }
+
+  /** Marks a card entity as sent in a message; false if it already was (an entity is sent once). */
+  takeForSending(cardId: string): boolean {
+    const entity = this.cards.get(cardId);
+    if (!entity || entity.sent) return false;
+    entity.sent = true;
+    return true;
   }
 
   /** The card JSON as it stands (a copy), for rendering a message that carries it. */

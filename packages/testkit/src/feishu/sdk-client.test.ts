@@ -164,4 +164,17 @@ describe("fake Feishu: the real SDK Client", () => {
     expect((await send()).code).toBe(0);
     expect(fake.visibleText("oc_r")).toBe("x");
   });
+
+  it("sends a message once per uuid: a retry with the same uuid gets the first message back", async () => {
+    fake = await startFakeFeishu();
+    const client = sdkClient(fake);
+    const send = () =>
+      client.im.message.create({
+        params: { receive_id_type: "chat_id" },
+        data: { receive_id: "oc_once", msg_type: "text", content: text("only once"), uuid: "retry-1" },
+      });
+    const [first, second] = [await send(), await send()];
+    expect(second.data?.message_id).toBe(first.data?.message_id);
+    expect(fake.messages("oc_once")).toHaveLength(1);
+  });
 });
