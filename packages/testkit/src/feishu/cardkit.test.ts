@@ -95,24 +95,15 @@ describe("fake Feishu: CardKit streaming cards through the real SDK", () => {
       ),
     ).toBe(200860);
     expect(await errorCode(client.cardkit.v1.card.create({ data: { type: "card_json", data: streamingCard(tooBig) } }))).toBe(200860);
-    const again = JSON.stringify({ type: "card", data: { card_id: cardId } });
-    expect(
-      await errorCode(
+    const sendEntity = (id: string) =>
+      errorCode(
         client.im.message.create({
           params: { receive_id_type: "chat_id" },
-          data: { receive_id: "oc_big", msg_type: "interactive", content: again },
+          data: { receive_id: "oc_big", msg_type: "interactive", content: JSON.stringify({ type: "card", data: { card_id: id } }) },
         }),
-      ),
-    ).toBe(230099);
-    const unknown = JSON.stringify({ type: "card", data: { card_id: "999" } });
-    expect(
-      await errorCode(
-        client.im.message.create({
-          params: { receive_id_type: "chat_id" },
-          data: { receive_id: "oc_big", msg_type: "interactive", content: unknown },
-        }),
-      ),
-    ).toBe(200740);
+      );
+    expect(await sendEntity(cardId)).toBe(230099);
+    expect(await sendEntity("999")).toBe(200740);
   });
 
   it("replaces the whole card and single elements; visibleText follows every markdown element in order", async () => {

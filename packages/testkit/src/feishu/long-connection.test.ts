@@ -82,6 +82,21 @@ describe("fake Feishu: the real WSClient on the long connection", () => {
     expect((await fake.waitFor(() => fake.acks().length === 2 && fake.acks())).map((a) => a.eventId)).toEqual([eventId, eventId]);
   });
 
+  it("pushes any event type wrapped in the schema 2.0 envelope", async () => {
+    fake = await startFakeFeishu();
+    const received: Array<Record<string, unknown>> = [];
+    const client = sdkLongConnection(fake, undefined, {
+      "im.message.reaction.created_v1": (data) => {
+        received.push(data);
+      },
+    });
+    clients.push(client);
+    const event = fake.wrapEvent("im.message.reaction.created_v1", { message_id: "om_1", reaction_type: { emoji_type: "THUMBSUP" } });
+    await fake.pushEvent(event);
+    await fake.waitFor(() => fake.acks().length === 1);
+    expect(received).toMatchObject([{ message_id: "om_1", reaction_type: { emoji_type: "THUMBSUP" } }]);
+  });
+
   it("the client reconnects after dropConnections and gets the next event on the new connection", async () => {
     fake = await startFakeFeishu();
     const client = connect();

@@ -4,7 +4,7 @@ import { listenOnLoopback, trackSockets } from "../net/listen.js";
 import { createWaiters } from "../telegram/waiters.js";
 import { CardKit } from "./cardkit.js";
 import { type FeishuAnswer, feishuError } from "./envelope.js";
-import { type EventContext, messageReceiveEvent } from "./events.js";
+import { type EventContext, envelope, messageReceiveEvent } from "./events.js";
 import { FailPlan } from "./faults.js";
 import { readBody } from "./http-body.js";
 import { LONG_CONNECTION_PATH, LongConnections } from "./long-connection.js";
@@ -148,6 +148,7 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
       const eventId = (event as { header?: { event_id?: string } }).header?.event_id ?? randomBytes(16).toString("hex");
       await deliver(eventId, event);
     },
+    wrapEvent: (eventType, event) => envelope(eventContext, eventType, event as Record<string, unknown>),
     pushWebhook: (url, event, keys, opts) =>
       postEncrypted(url, withToken(event, keys), keys, clock(), opts?.badSignature ? "bad" : "valid"),
     async pushUrlVerification(url, keys) {

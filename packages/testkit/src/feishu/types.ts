@@ -154,8 +154,10 @@ export interface FakeFeishu {
   userSends(msg: FakeFeishuUserMessage): Promise<{ eventId: string; messageId: string }>;
   /** Sends the same event (same event_id) again, as Feishu does when it redelivers. */
   redeliver(eventId: string): Promise<void>;
-  /** Sends any event body (schema 2.0 envelope) over the long connection. */
+  /** Sends any event body (schema 2.0 envelope, e.g. from `wrapEvent`) over the long connection. */
   pushEvent(event: object): Promise<void>;
+  /** A schema 2.0 envelope (`{schema, header: {event_id, event_type, ...}, event}`) around any event, e.g. `im.message.reaction.created_v1`. */
+  wrapEvent(eventType: string, event: object): object;
   /**
    * POSTs an event to a webhook URL as the platform does: body `{"encrypt": base64(iv + AES-256-CBC)}`
    * with key sha256(encryptKey), headers X-Lark-Request-Timestamp, X-Lark-Request-Nonce and
