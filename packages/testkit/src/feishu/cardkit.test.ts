@@ -9,7 +9,12 @@ const streamingCard = (text: string) =>
   JSON.stringify({
     schema: "2.0",
     config: { streaming_mode: true, summary: { content: "[Generating...]" } },
-    body: { elements: [{ tag: "markdown", content: text, element_id: "content" }] },
+    body: {
+      elements: [
+        { tag: "markdown", content: text, element_id: "content" },
+        { tag: "hr", element_id: "rule" },
+      ],
+    },
   });
 
 async function sendCard(client: ReturnType<typeof sdkClient>, chatId: string, initial = "") {
@@ -64,20 +69,17 @@ describe("fake Feishu: CardKit streaming cards through the real SDK", () => {
     expect(fake.cards()[0]).toMatchObject({ sequence: 3, streaming: true });
   });
 
-  it("answers unknown cards and elements with the platform's codes, and a repeated uuid once", async () => {
+  it("answers unknown cards and elements and non-text elements with the platform's codes, and a repeated uuid once", async () => {
     fake = await startFakeFeishu();
     const client = sdkClient(fake);
     const { cardId } = await sendCard(client, "oc_u");
-    expect(
-      await errorCode(
-        client.cardkit.v1.cardElement.content({ path: { card_id: "123", element_id: "content" }, data: { content: "x", sequence: 1 } }),
-      ),
-    ).toBe(200740);
-    expect(
-      await errorCode(
-        client.cardkit.v1.cardElement.content({ path: { card_id: cardId, element_id: "nope" }, data: { content: "x", sequence: 1 } }),
-      ),
-    ).toBe(300309);
+    const stream = (card: string, element: string) =>
+      errorCode(
+        client.cardkit.v1.cardElement.content({ path: { card_id: card, element_id: element }, data: { content: "x", sequence: 1 } }),
+      );
+    expect(await stream("123", "content")).toBe(200740);
+    expect(await stream(cardId, "nope")).toBe(300309);
+    expect(await stream(cardId, "rule")).toBe(99992402);
     const once = { path: { card_id: cardId, element_id: "content" }, data: { content: "retry-safe", sequence: 1, uuid: "s_1" } };
     await client.cardkit.v1.cardElement.content(once);
     expect((await client.cardkit.v1.cardElement.content(once)).code).toBe(0);

@@ -1,4 +1,13 @@
-import { elementText, findElement, cardElements, containerOf, isObject, parseJsonObject, setElementText } from "./card-json.js";
+import {
+  cardElements,
+  containerOf,
+  elementText,
+  findElement,
+  isObject,
+  isStreamableText,
+  parseJsonObject,
+  setElementText,
+} from "./card-json.js";
 import { type FeishuAnswer, feishuError, ok } from "./envelope.js";
 import type { FakeFeishuCard } from "./types.js";
 
@@ -68,6 +77,7 @@ export class CardKit {
       if (typeof body.content !== "string") return feishuError("invalidParam", "content is required");
       const el = findElement(entity.card, elementId);
       if (!el) return feishuError("cardElementNotFound");
+      if (!isStreamableText(el)) return feishuError("invalidParam", "only markdown and plain_text elements take streamed content");
       setElementText(el, body.content);
       this.record(entity, elementId, body.content, sequence);
       return undefined;

@@ -93,7 +93,12 @@ describe("fake Feishu: the real SDK Client", () => {
       data: { receive_id: "oc_c", msg_type: "interactive", content: card("v1") },
     });
     await client.im.message.patch({ path: { message_id: sent.data!.message_id! }, data: { content: card("v2") } });
-    expect(fake.visibleText("oc_c")).toBe("**bold** answer\nline two\nv2");
+    const v1Card = { elements: [{ tag: "div", text: { tag: "lark_md", content: "schema 1 body" } }, { tag: "hr" }] };
+    await client.im.message.create({
+      params: { receive_id_type: "chat_id" },
+      data: { receive_id: "oc_c", msg_type: "interactive", content: JSON.stringify(v1Card) },
+    });
+    expect(fake.visibleText("oc_c")).toBe("**bold** answer\nline two\nv2\nschema 1 body");
     expect(await errorCode(client.im.message.patch({ path: { message_id: "om_missing" }, data: { content: card("x") } }))).toBe(230011);
   });
 

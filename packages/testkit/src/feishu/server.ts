@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { listenOnLoopback, trackSockets } from "../net/listen.js";
 import { createWaiters } from "../telegram/waiters.js";
 import { CardKit } from "./cardkit.js";
-import { type FeishuAnswer, feishuError } from "./envelope.js";
+import type { FeishuAnswer } from "./envelope.js";
 import { type EventContext, envelope, messageReceiveEvent } from "./events.js";
 import { FailPlan } from "./faults.js";
 import { readBody } from "./http-body.js";
@@ -88,7 +88,9 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
   let closed = false;
 
   const server = createServer({ noDelay: true }, (req, res) => {
-    void serve(req, res).catch(() => send(res, feishuError("notFound")));
+    void serve(req, res).catch((error: unknown) =>
+      send(res, { status: 500, body: { code: 500, msg: `fake Feishu internal error: ${String(error)}` } }),
+    );
   });
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
