@@ -135,6 +135,10 @@ describe("fake Feishu: the real SDK Client", () => {
       data: { receive_id: "oc_m", msg_type: "image", content: JSON.stringify({ image_key: image!.image_key }) },
     });
     expect(sent.code).toBe(0);
+    const again = await client.im.image.get({ path: { image_key: image!.image_key! } });
+    const back: Buffer[] = [];
+    for await (const chunk of again.getReadableStream()) back.push(chunk as Buffer);
+    expect(Buffer.concat(back).equals(png)).toBe(true);
     expect(
       await errorCode(
         client.im.message.create({
@@ -181,5 +185,32 @@ describe("fake Feishu: the real SDK Client", () => {
     const [first, second] = [await send(), await send()];
     expect(second.data?.message_id).toBe(first.data?.message_id);
     expect(fake.messages("oc_once")).toHaveLength(1);
+  });
+
+  it("expireTokens: every issued token stops working; a new one works", async () => {
+    let now = 1_800_000_000_000;
+    fake = await startFakeFeishu({ clock: () => now });
+    const token = async () => {
+      const res = await fetch(`${fake.baseUrl}/open-apis/auth/v3/tenant_access_token/internal`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ app_id: fake.appId, app_secret: fake.appSecret }),
+      });
+      return ((await res.json()) as { tenant_access_token: string }).tenant_access_token;
+    };
+    const info = async (t: string) =>
+      (
+        (await (await fetch(`${fake.baseUrl}/open-apis/bot/v3/info`, { headers: { authorization: `Bearer ${t}` } })).json()) as {
+          code: number;
+        }
+      ).code;
+    const old = await token();
+    expect(await info(old)).toBe(0);
+    fake.expireTokens();
+    now += 1;
+    expect(await info(old)).toBe(99991663);
+    expect(await info(await token())).toBe(0);
+    now += 7200 * 1000;
+    expect(await info(old)).toBe(99991663);
   });
 });
