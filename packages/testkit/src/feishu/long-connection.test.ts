@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeFeishu, startFakeFeishu } from "./index.js";
-import { sdkLongConnection } from "./__fixtures__/sdk.js";
+import { Lark, quiet, sdkLongConnection } from "./__fixtures__/sdk.js";
 
 let fake: FakeFeishu;
 const clients: Array<{ close(): void }> = [];
@@ -118,6 +118,26 @@ describe("fake Feishu: the real WSClient on the long connection", () => {
     await fake.waitFor(() => fake.connectionsOpened() === 2 && fake.connections() === 1);
     const bootstraps = fake.calls.filter((c) => c.path === "/callback/ws/endpoint");
     expect(bootstraps.map((c) => c.code)).toEqual([0, 1000040343, 1000040343, 0]);
+  });
+
+  it("a refusal with a fatal code makes the WSClient give up and report it", async () => {
+    fake = await startFakeFeishu();
+    fake.refuseConnections(1, 514);
+    let reportError: (e: Error) => void = () => {};
+    const reported = new Promise<Error>((resolve) => {
+      reportError = resolve;
+    });
+    const ws = new Lark.WSClient({
+      appId: fake.appId,
+      appSecret: fake.appSecret,
+      domain: fake.baseUrl,
+      logger: quiet,
+      onError: (e: Error) => reportError(e),
+    });
+    clients.push({ close: () => ws.close({ force: true }) });
+    void ws.start({ eventDispatcher: new Lark.EventDispatcher({ logger: quiet }) });
+    expect((await reported).message).toContain("code=514");
+    expect(ws.getConnectionStatus().state).toBe("failed");
   });
 
   it("answers the client's ping with a pong carrying the ClientConfig", async () => {

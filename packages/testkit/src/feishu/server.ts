@@ -177,7 +177,7 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
     waitFor: (predicate, timeoutMs) => waiters.waitFor(predicate, timeoutMs, () => describeCalls(calls)),
     failNext: (path, response, times) => fails.add(path, response, times),
     dropConnections: () => longConnections.dropAll(),
-    refuseConnections: (times) => longConnections.refuse(times),
+    refuseConnections: (times, code) => longConnections.refuse(times, code),
     connections: () => longConnections.count(),
     connectionsOpened: () => longConnections.opened,
     expireTokens: () => tokens.expireAll(),

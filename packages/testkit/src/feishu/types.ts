@@ -194,8 +194,11 @@ export interface FakeFeishu {
   failNext(path: RegExp, response: FakeFeishuFailResponse, times?: number): void;
   /** Closes every long connection abruptly (TCP reset, no close frame). */
   dropConnections(): void;
-  /** The next `times` bootstrap POSTs fail with the platform's retryable code (1000040343). */
-  refuseConnections(times: number): void;
+  /**
+   * The next `times` bootstrap POSTs fail with `code`: default 1000040343, which the SDK retries; any
+   * other code (e.g. 514, auth failed) makes the WSClient give up and call its `onError`.
+   */
+  refuseConnections(times: number, code?: number): void;
   /** Open long connections that are ready for events (the client has sent its first ping). */
   connections(): number;
   /** Long connections opened so far. */

@@ -2,7 +2,7 @@
 import * as Lark from "@larksuiteoapi/node-sdk";
 import type { FakeFeishu } from "../index.js";
 
-const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
+export const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 
 export function sdkClient(fake: FakeFeishu): Lark.Client {
   return new Lark.Client({
