@@ -45,6 +45,11 @@ describe("fake Feishu: the real WSClient on the long connection", () => {
     expect(acks.map((a) => [a.eventId, a.code])).toEqual([[eventId, 500]]);
   });
 
+  it("refuses a group message without a chat id", async () => {
+    fake = await startFakeFeishu();
+    await expect(fake.userSends({ openId: "ou_alice", chatType: "group", text: "where?" })).rejects.toThrow(/needs a chatId/);
+  });
+
   it("keeps an event sent while no connection is open and delivers it when one opens", async () => {
     fake = await startFakeFeishu();
     const { eventId } = await fake.userSends({ openId: "ou_alice", text: "early" });

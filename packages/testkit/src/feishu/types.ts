@@ -34,7 +34,7 @@ export interface FakeFeishuClientConfig {
 
 /** A user's message, as `userSends` and `eventFor` take it. */
 export interface FakeFeishuUserMessage {
-  /** Default: the DM chat of `openId` ("oc_dm_<openId>") for p2p, required in practice for groups. */
+  /** Default for p2p: the user's DM chat, `dmChatId(openId)`. Required for groups (else `userSends` throws). */
   chatId?: string;
   /** Default: "p2p". */
   chatType?: "p2p" | "group";
