@@ -41,11 +41,19 @@ export function setElementText(el: Json, content: string): void {
   else el.content = content;
 }
 
-/** Text of the card's markdown elements, in order: what a reader of the card sees as its body. */
+/** Tags whose text is the card's body: markdown (schema 2.0), and div / lark_md text (schema 1.0). */
+const BODY_TEXT_TAGS = new Set(["markdown", "lark_md", "div"]);
+
+/** Text of the card's markdown (and schema 1.0 div) elements, in order: what a reader sees as its body. */
 export function markdownText(card: Json): string[] {
   return cardElements(card)
-    .filter((el) => el.tag === "markdown" || el.tag === "lark_md")
+    .filter((el) => typeof el.tag === "string" && BODY_TEXT_TAGS.has(el.tag))
     .map((el) => elementText(el) ?? "");
+}
+
+/** Elements whose text the streaming content API may set: markdown and plain_text. */
+export function isStreamableText(el: Json): boolean {
+  return el.tag === "markdown" || el.tag === "plain_text";
 }
 
 /** The element list an insert goes into: the parent of `targetId`, or the card's top level. */

@@ -1,4 +1,13 @@
-import { elementText, findElement, cardElements, containerOf, isObject, parseJsonObject, setElementText } from "./card-json.js";
+import {
+  cardElements,
+  containerOf,
+  elementText,
+  findElement,
+  isObject,
+  isStreamableText,
+  parseJsonObject,
+  setElementText,
+} from "./card-json.js";
 import { type FeishuAnswer, feishuError, ok } from "./envelope.js";
 import type { FakeFeishuCard } from "./types.js";
 
@@ -14,6 +23,7 @@ interface CardEntity {
   history: FakeFeishuCard["history"];
   /** uuid -> the answer it got (idempotent retries). */
   uuids: Map<string, FeishuAnswer>;
+  sent: boolean;
 }
 
 /**
@@ -35,7 +45,7 @@ export class CardKit {
     if (Buffer.byteLength(JSON.stringify(card)) > CARD_MAX_BYTES) return feishuError("cardTooLarge");
     this.counter += 1 + Math.floor(Math.random() * 1000);
     const cardId = String(this.counter);
-    this.cards.set(cardId, { cardId, card, sequence: 0, history: [], uuids: new Map() });
+    this.cards.set(cardId, { cardId, card, sequence: 0, history: [], uuids: new Map(), sent: false });
     for (const el of cardElements(card)) {
       const text = elementText(el);
       if (typeof el.element_id === "string" && text !== undefined) this.record(this.cards.get(cardId)!, el.element_id, text, 0);
@@ -45,6 +55,14 @@ export class CardKit {
 
   has(cardId: string): boolean {
     return this.cards.has(cardId);
+  }
+
+  /** Marks a card entity as sent in a message; false if it already was (an entity is sent once). */
+  takeForSending(cardId: string): boolean {
+    const entity = this.cards.get(cardId);
+    if (!entity || entity.sent) return false;
+    entity.sent = true;
+    return true;
   }
 
   /** The card JSON as it stands (a copy), for rendering a message that carries it. */
@@ -59,6 +77,7 @@ export class CardKit {
       if (typeof body.content !== "string") return feishuError("invalidParam", "content is required");
       const el = findElement(entity.card, elementId);
       if (!el) return feishuError("cardElementNotFound");
+      if (!isStreamableText(el)) return feishuError("invalidParam", "only markdown and plain_text elements take streamed content");
       setElementText(el, body.content);
       this.record(entity, elementId, body.content, sequence);
       return undefined;

@@ -10,41 +10,44 @@ export interface FeishuAnswer {
 }
 
 /**
- * Error codes the fake uses, with the platform's HTTP status and message. Business errors come back
- * as HTTP 400; the gateway-wide frequency limit 99991400 as HTTP 429 with `x-ogw-ratelimit-reset`.
+ * Error codes the fake uses, with the platform's HTTP status and message; each marked doc (the Open
+ * Platform's API reference) or plausible (the fake's best guess). Business errors come back as
+ * HTTP 400; the gateway-wide frequency limit 99991400 as HTTP 429 with `x-ogw-ratelimit-reset`.
  */
 export const FEISHU_ERRORS = {
-  /** Request body or parameters invalid. */
+  /** doc: Request body or parameters invalid. */
   invalidParam: { code: 99992402, status: 400, msg: "field validation failed" },
-  /** app_id / app_secret wrong on the token endpoint. */
+  /** doc: app_id / app_secret wrong on the token endpoint. */
   badCredentials: { code: 10014, status: 400, msg: "app secret invalid" },
-  /** Missing, unknown or expired tenant_access_token. */
+  /** doc: Missing, unknown or expired tenant_access_token. */
   tokenInvalid: { code: 99991663, status: 400, msg: "Invalid access token for authorization. Please make a request with token attached." },
-  /** Gateway-wide frequency limit. */
+  /** doc: Gateway-wide frequency limit. */
   rateLimited: { code: 99991400, status: 429, msg: "request trigger frequency limit" },
-  /** Per-chat message rate limit. */
+  /** doc: Per-chat message rate limit. */
   chatRateLimited: { code: 230020, status: 400, msg: "This operation triggers the frequency limit." },
-  /** Tenant-level message service rate limit. */
+  /** doc: Tenant-level message service rate limit. */
   messageRateLimited: { code: 11232, status: 400, msg: "create message service trigger rate limit" },
-  /** The message does not exist (or is not the bot's to change). */
+  /** doc: The message does not exist (or is not the bot's to change). */
   messageNotFound: { code: 230011, status: 400, msg: "The message was withdrawn." },
-  /** Edit of a message type that cannot be edited this way. */
+  /** plausible: Edit of a message type that cannot be edited this way. */
   messageNotEditable: { code: 230001, status: 400, msg: "Your request contains an invalid request parameter." },
-  /** The reaction does not exist on that message. */
+  /** plausible: The reaction does not exist on that message. */
   reactionNotFound: { code: 231003, status: 400, msg: "The reaction does not exist." },
-  /** The resource key is unknown for that message. */
+  /** plausible: The resource key is unknown for that message. */
   resourceNotFound: { code: 234003, status: 400, msg: "File not in msg." },
-  /** CardKit: the card entity does not exist. */
+  /** doc: CardKit: the card entity does not exist. */
   cardNotFound: { code: 200740, status: 400, msg: "The card entity does not exist" },
-  /** CardKit: `sequence` not greater than the card's last one. */
+  /** doc: CardKit: `sequence` not greater than the card's last one. */
   cardSequence: { code: 300317, status: 400, msg: "The sequence number for operating on the card did not increment consecutively" },
-  /** CardKit: the element does not exist in the card. */
+  /** plausible: CardKit: the element does not exist in the card. */
   cardElementNotFound: { code: 300309, status: 400, msg: "The element_id does not exist" },
-  /** CardKit: the card JSON over 30 KB. */
+  /** plausible: the card entity was already sent in a message (an entity is sent once). */
+  cardAlreadySent: { code: 230099, status: 400, msg: "Failed to create card content, ext=card entity has been sent" },
+  /** doc: CardKit: the card JSON over 30 KB. */
   cardTooLarge: { code: 200860, status: 400, msg: "Card content exceeds limit." },
-  /** Message content over its limit (30 KB for post and interactive, 150 KB for text). */
+  /** doc: Message content over its limit (30 KB for post and interactive, 150 KB for text). */
   contentTooLarge: { code: 230025, status: 400, msg: "The message content exceeds the length limit." },
-  /** Unknown path. */
+  /** plausible: Unknown path. */
   notFound: { code: 404, status: 404, msg: "404 page not found" },
 } as const;
 

@@ -59,6 +59,8 @@ function userContent(ctx: EventContext, msg: FakeFeishuUserMessage, mentionKeys:
  */
 export function messageReceiveEvent(ctx: EventContext, msg: FakeFeishuUserMessage): { event: Json; eventId: string; messageId: string } {
   const chatType = msg.chatType ?? "p2p";
+  if (chatType === "group" && !msg.chatId)
+    throw new Error('fake Feishu: a group message needs a chatId (userSends({ chatType: "group", chatId: "oc_..." }))');
   const chatId = msg.chatId ?? ctx.dmChatId(msg.openId);
   const mentions = (msg.mentions ?? []).map((m, i) => ({
     key: `@_user_${i + 1}`,

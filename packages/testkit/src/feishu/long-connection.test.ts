@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeFeishu, startFakeFeishu } from "./index.js";
-import { sdkLongConnection } from "./__fixtures__/sdk.js";
+import { Lark, quiet, sdkLongConnection } from "./__fixtures__/sdk.js";
 
 let fake: FakeFeishu;
 const clients: Array<{ close(): void }> = [];
@@ -45,6 +45,11 @@ describe("fake Feishu: the real WSClient on the long connection", () => {
     expect(acks.map((a) => [a.eventId, a.code])).toEqual([[eventId, 500]]);
   });
 
+  it("refuses a group message without a chat id", async () => {
+    fake = await startFakeFeishu();
+    await expect(fake.userSends({ openId: "ou_alice", chatType: "group", text: "where?" })).rejects.toThrow(/needs a chatId/);
+  });
+
   it("keeps an event sent while no connection is open and delivers it when one opens", async () => {
     fake = await startFakeFeishu();
     const { eventId } = await fake.userSends({ openId: "ou_alice", text: "early" });
@@ -82,6 +87,21 @@ describe("fake Feishu: the real WSClient on the long connection", () => {
     expect((await fake.waitFor(() => fake.acks().length === 2 && fake.acks())).map((a) => a.eventId)).toEqual([eventId, eventId]);
   });
 
+  it("pushes any event type wrapped in the schema 2.0 envelope", async () => {
+    fake = await startFakeFeishu();
+    const received: Array<Record<string, unknown>> = [];
+    const client = sdkLongConnection(fake, undefined, {
+      "im.message.reaction.created_v1": (data) => {
+        received.push(data);
+      },
+    });
+    clients.push(client);
+    const event = fake.wrapEvent("im.message.reaction.created_v1", { message_id: "om_1", reaction_type: { emoji_type: "THUMBSUP" } });
+    await fake.pushEvent(event);
+    await fake.waitFor(() => fake.acks().length === 1);
+    expect(received).toMatchObject([{ message_id: "om_1", reaction_type: { emoji_type: "THUMBSUP" } }]);
+  });
+
   it("the client reconnects after dropConnections and gets the next event on the new connection", async () => {
     fake = await startFakeFeishu();
     const client = connect();
@@ -103,6 +123,26 @@ describe("fake Feishu: the real WSClient on the long connection", () => {
     await fake.waitFor(() => fake.connectionsOpened() === 2 && fake.connections() === 1);
     const bootstraps = fake.calls.filter((c) => c.path === "/callback/ws/endpoint");
     expect(bootstraps.map((c) => c.code)).toEqual([0, 1000040343, 1000040343, 0]);
+  });
+
+  it("a refusal with a fatal code makes the WSClient give up and report it", async () => {
+    fake = await startFakeFeishu();
+    fake.refuseConnections(1, 514);
+    let reportError: (e: Error) => void = () => {};
+    const reported = new Promise<Error>((resolve) => {
+      reportError = resolve;
+    });
+    const ws = new Lark.WSClient({
+      appId: fake.appId,
+      appSecret: fake.appSecret,
+      domain: fake.baseUrl,
+      logger: quiet,
+      onError: (e: Error) => reportError(e),
+    });
+    clients.push({ close: () => ws.close({ force: true }) });
+    void ws.start({ eventDispatcher: new Lark.EventDispatcher({ logger: quiet }) });
+    expect((await reported).message).toContain("code=514");
+    expect(ws.getConnectionStatus().state).toBe("failed");
   });
 
   it("answers the client's ping with a pong carrying the ClientConfig", async () => {

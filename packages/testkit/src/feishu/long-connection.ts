@@ -46,7 +46,8 @@ export class LongConnections {
   /** frame message_id -> event_id, for acks. */
   private readonly deliveries = new Map<string, string>();
   readonly acks: FakeFeishuAck[] = [];
-  private refusals = 0;
+  /** Codes the next bootstraps answer with, in order. */
+  private readonly refusals: number[] = [];
   private seq = 0;
   opened = 0;
 
@@ -54,10 +55,8 @@ export class LongConnections {
 
   /** `POST /callback/ws/endpoint` with `{AppID, AppSecret}`. */
   bootstrap(body: unknown, port: number): FeishuAnswer {
-    if (this.refusals > 0) {
-      this.refusals -= 1;
-      return { status: 200, body: { code: BOOTSTRAP_RETRYABLE, msg: "internal error (injected)", data: {} } };
-    }
+    const refusal = this.refusals.shift();
+    if (refusal !== undefined) return { status: 200, body: { code: refusal, msg: "refused (injected)", data: {} } };
     const { AppID, AppSecret } = (body ?? {}) as { AppID?: unknown; AppSecret?: unknown };
     if (AppID !== this.options.appId || AppSecret !== this.options.appSecret) {
       return { status: 200, body: { code: BOOTSTRAP_AUTH_FAILED, msg: "app id or secret invalid", data: {} } };
@@ -182,8 +181,8 @@ export class LongConnections {
     };
   }
 
-  refuse(times: number): void {
-    this.refusals += times;
+  refuse(times: number, code = BOOTSTRAP_RETRYABLE): void {
+    for (let i = 0; i < times; i++) this.refusals.push(code);
   }
 
   count(): number {

@@ -71,8 +71,8 @@ function checkContent(ctx: MessageContext, msgType: unknown, content: unknown): 
     return { error: feishuError("invalidParam", "unknown file_key") };
   }
   if (msgType === "interactive" && parsed.type === "card") {
-    const cardId = isObject(parsed.data) ? parsed.data.card_id : undefined;
-    if (typeof cardId !== "string" || !ctx.cards.has(cardId)) return { error: feishuError("cardNotFound") };
+    const cardId = entityCardId(parsed);
+    if (cardId === undefined || !ctx.cards.has(cardId)) return { error: feishuError("cardNotFound") };
   }
   return { content: parsed };
 }
@@ -94,26 +94,40 @@ export function createMessage(ctx: MessageContext, query: URLSearchParams, body:
     return feishuError("invalidParam", "receive_id_type");
   }
   if (typeof body.receive_id !== "string" || !body.receive_id) return feishuError("invalidParam", "receive_id");
-  const checked = checkContent(ctx, body.msg_type, body.content);
-  if ("error" in checked) return checked.error;
   const chatId = idType === "chat_id" ? body.receive_id : ctx.dmChatId(body.receive_id);
+  return sendOnce(ctx, body, () => ({ chatId }));
+}
+
+/**
+ * Sends a bot message where `place()` says, once per `uuid`: checks the content, takes a card entity
+ * (which can be sent only once), stores the message.
+ */
+function sendOnce(
+  ctx: MessageContext,
+  body: Json,
+  place: () => Pick<FakeFeishuMessage, "chatId" | "rootId" | "parentId" | "threadId">,
+): FeishuAnswer {
   return idempotent(ctx, body, () => {
-    const m = ctx.store.add({ chatId, senderId: "bot", msgType: body.msg_type as string, content: checked.content });
+    const checked = checkContent(ctx, body.msg_type, body.content);
+    if ("error" in checked) return checked.error;
+    const cardId = entityCardId(checked.content);
+    if (cardId !== undefined && !ctx.cards.takeForSending(cardId)) return feishuError("cardAlreadySent");
+    const m = ctx.store.add({ ...place(), senderId: "bot", msgType: body.msg_type as string, content: checked.content });
     return ok(messageData(ctx, m));
   });
+}
+
+/** The card_id of `{type: "card", data: {card_id}}` content. */
+function entityCardId(content: Json): string | undefined {
+  const cardId = content.type === "card" && isObject(content.data) ? content.data.card_id : undefined;
+  return typeof cardId === "string" ? cardId : undefined;
 }
 
 /** POST /open-apis/im/v1/messages/:id/reply `{content, msg_type, reply_in_thread?, uuid?}`. */
 export function replyMessage(ctx: MessageContext, parentId: string, body: Json): FeishuAnswer {
   const parent = ctx.store.get(parentId);
   if (!parent || parent.deleted) return feishuError("messageNotFound");
-  const checked = checkContent(ctx, body.msg_type, body.content);
-  if ("error" in checked) return checked.error;
-  return idempotent(ctx, body, () => {
-    const placement = ctx.store.replyPlacement(parent, body.reply_in_thread === true);
-    const m = ctx.store.add({ ...placement, senderId: "bot", msgType: body.msg_type as string, content: checked.content });
-    return ok(messageData(ctx, m));
-  });
+  return sendOnce(ctx, body, () => ctx.store.replyPlacement(parent, body.reply_in_thread === true));
 }
 
 /**

@@ -93,7 +93,12 @@ describe("fake Feishu: the real SDK Client", () => {
       data: { receive_id: "oc_c", msg_type: "interactive", content: card("v1") },
     });
     await client.im.message.patch({ path: { message_id: sent.data!.message_id! }, data: { content: card("v2") } });
-    expect(fake.visibleText("oc_c")).toBe("**bold** answer\nline two\nv2");
+    const v1Card = { elements: [{ tag: "div", text: { tag: "lark_md", content: "schema 1 body" } }, { tag: "hr" }] };
+    await client.im.message.create({
+      params: { receive_id_type: "chat_id" },
+      data: { receive_id: "oc_c", msg_type: "interactive", content: JSON.stringify(v1Card) },
+    });
+    expect(fake.visibleText("oc_c")).toBe("**bold** answer\nline two\nv2\nschema 1 body");
     expect(await errorCode(client.im.message.patch({ path: { message_id: "om_missing" }, data: { content: card("x") } }))).toBe(230011);
   });
 
@@ -130,6 +135,10 @@ describe("fake Feishu: the real SDK Client", () => {
       data: { receive_id: "oc_m", msg_type: "image", content: JSON.stringify({ image_key: image!.image_key }) },
     });
     expect(sent.code).toBe(0);
+    const again = await client.im.image.get({ path: { image_key: image!.image_key! } });
+    const back: Buffer[] = [];
+    for await (const chunk of again.getReadableStream()) back.push(chunk as Buffer);
+    expect(Buffer.concat(back).equals(png)).toBe(true);
     expect(
       await errorCode(
         client.im.message.create({
@@ -163,5 +172,45 @@ describe("fake Feishu: the real SDK Client", () => {
     expect(await errorCode(send())).toBe(230020);
     expect((await send()).code).toBe(0);
     expect(fake.visibleText("oc_r")).toBe("x");
+  });
+
+  it("sends a message once per uuid: a retry with the same uuid gets the first message back", async () => {
+    fake = await startFakeFeishu();
+    const client = sdkClient(fake);
+    const send = () =>
+      client.im.message.create({
+        params: { receive_id_type: "chat_id" },
+        data: { receive_id: "oc_once", msg_type: "text", content: text("only once"), uuid: "retry-1" },
+      });
+    const [first, second] = [await send(), await send()];
+    expect(second.data?.message_id).toBe(first.data?.message_id);
+    expect(fake.messages("oc_once")).toHaveLength(1);
+  });
+
+  it("expireTokens: every issued token stops working; a new one works", async () => {
+    let now = 1_800_000_000_000;
+    fake = await startFakeFeishu({ clock: () => now });
+    const token = async () => {
+      const res = await fetch(`${fake.baseUrl}/open-apis/auth/v3/tenant_access_token/internal`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ app_id: fake.appId, app_secret: fake.appSecret }),
+      });
+      return ((await res.json()) as { tenant_access_token: string }).tenant_access_token;
+    };
+    const info = async (t: string) =>
+      (
+        (await (await fetch(`${fake.baseUrl}/open-apis/bot/v3/info`, { headers: { authorization: `Bearer ${t}` } })).json()) as {
+          code: number;
+        }
+      ).code;
+    const old = await token();
+    expect(await info(old)).toBe(0);
+    fake.expireTokens();
+    now += 1;
+    expect(await info(old)).toBe(99991663);
+    expect(await info(await token())).toBe(0);
+    now += 7200 * 1000;
+    expect(await info(old)).toBe(99991663);
   });
 });

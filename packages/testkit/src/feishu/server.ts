@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { listenOnLoopback, trackSockets } from "../net/listen.js";
 import { createWaiters } from "../telegram/waiters.js";
 import { CardKit } from "./cardkit.js";
-import { type FeishuAnswer, feishuError } from "./envelope.js";
-import { type EventContext, messageReceiveEvent } from "./events.js";
+import type { FeishuAnswer } from "./envelope.js";
+import { type EventContext, envelope, messageReceiveEvent } from "./events.js";
 import { FailPlan } from "./faults.js";
 import { readBody } from "./http-body.js";
 import { LONG_CONNECTION_PATH, LongConnections } from "./long-connection.js";
@@ -13,7 +13,7 @@ import { FeishuStore } from "./store.js";
 import { TokenIssuer } from "./tokens.js";
 import type { FakeFeishu, FakeFeishuCall, FakeFeishuOptions, FakeFeishuUserMessage, FakeFeishuWebhookKeys } from "./types.js";
 import { visibleText } from "./visible.js";
-import { postSigned, urlVerificationBody } from "./webhook.js";
+import { postEncrypted, urlVerificationBody } from "./webhook.js";
 
 function send(res: ServerResponse, answer: FeishuAnswer): void {
   if (res.destroyed || res.writableEnded) return;
@@ -88,7 +88,9 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
   let closed = false;
 
   const server = createServer({ noDelay: true }, (req, res) => {
-    void serve(req, res).catch(() => send(res, feishuError("notFound")));
+    void serve(req, res).catch((error: unknown) =>
+      send(res, { status: 500, body: { code: 500, msg: `fake Feishu internal error: ${String(error)}` } }),
+    );
   });
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
@@ -148,10 +150,12 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
       const eventId = (event as { header?: { event_id?: string } }).header?.event_id ?? randomBytes(16).toString("hex");
       await deliver(eventId, event);
     },
-    pushWebhook: (url, event, keys, opts) => postSigned(url, withToken(event, keys), keys, clock(), opts?.badSignature),
+    wrapEvent: (eventType, event) => envelope(eventContext, eventType, event as Record<string, unknown>),
+    pushWebhook: (url, event, keys, opts) =>
+      postEncrypted(url, withToken(event, keys), keys, clock(), opts?.badSignature ? "bad" : "valid"),
     async pushUrlVerification(url, keys) {
       const challenge = randomBytes(16).toString("hex");
-      const response = await postSigned(url, urlVerificationBody(challenge, keys), keys, clock());
+      const response = await postEncrypted(url, urlVerificationBody(challenge, keys), keys, clock(), "none");
       return { response, challenge };
     },
     eventFor(msg) {
@@ -173,7 +177,7 @@ export async function startFakeFeishu(options: FakeFeishuOptions = {}): Promise<
     waitFor: (predicate, timeoutMs) => waiters.waitFor(predicate, timeoutMs, () => describeCalls(calls)),
     failNext: (path, response, times) => fails.add(path, response, times),
     dropConnections: () => longConnections.dropAll(),
-    refuseConnections: (times) => longConnections.refuse(times),
+    refuseConnections: (times, code) => longConnections.refuse(times, code),
     connections: () => longConnections.count(),
     connectionsOpened: () => longConnections.opened,
     expireTokens: () => tokens.expireAll(),

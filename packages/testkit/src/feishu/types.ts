@@ -34,7 +34,7 @@ export interface FakeFeishuClientConfig {
 
 /** A user's message, as `userSends` and `eventFor` take it. */
 export interface FakeFeishuUserMessage {
-  /** Default: the DM chat of `openId` ("oc_dm_<openId>") for p2p, required in practice for groups. */
+  /** Default for p2p: the user's DM chat, `dmChatId(openId)`. Required for groups (else `userSends` throws). */
   chatId?: string;
   /** Default: "p2p". */
   chatType?: "p2p" | "group";
@@ -154,8 +154,10 @@ export interface FakeFeishu {
   userSends(msg: FakeFeishuUserMessage): Promise<{ eventId: string; messageId: string }>;
   /** Sends the same event (same event_id) again, as Feishu does when it redelivers. */
   redeliver(eventId: string): Promise<void>;
-  /** Sends any event body (schema 2.0 envelope) over the long connection. */
+  /** Sends any event body (schema 2.0 envelope, e.g. from `wrapEvent`) over the long connection. */
   pushEvent(event: object): Promise<void>;
+  /** A schema 2.0 envelope (`{schema, header: {event_id, event_type, ...}, event}`) around any event, e.g. `im.message.reaction.created_v1`. */
+  wrapEvent(eventType: string, event: object): object;
   /**
    * POSTs an event to a webhook URL as the platform does: body `{"encrypt": base64(iv + AES-256-CBC)}`
    * with key sha256(encryptKey), headers X-Lark-Request-Timestamp, X-Lark-Request-Nonce and
@@ -163,7 +165,11 @@ export interface FakeFeishu {
    * `badSignature` sends a wrong signature.
    */
   pushWebhook(url: string, event: object, keys: FakeFeishuWebhookKeys, opts?: { badSignature?: boolean }): Promise<Response>;
-  /** POSTs the encrypted `url_verification` challenge; resolves with the response and the challenge sent. */
+  /**
+   * POSTs the encrypted `url_verification` check (`{challenge, token, type}`) the developer console sends
+   * when a request URL is saved. Like the platform, it carries NO X-Lark-Signature / timestamp / nonce
+   * headers. Resolves with the response and the challenge the receiver must echo as `{"challenge"}`.
+   */
   pushUrlVerification(url: string, keys: FakeFeishuWebhookKeys): Promise<{ response: Response; challenge: string }>;
   /** The event body `userSends` would deliver, without sending it (records the message in the chat). */
   eventFor(msg: FakeFeishuUserMessage): object;
@@ -188,8 +194,11 @@ export interface FakeFeishu {
   failNext(path: RegExp, response: FakeFeishuFailResponse, times?: number): void;
   /** Closes every long connection abruptly (TCP reset, no close frame). */
   dropConnections(): void;
-  /** The next `times` bootstrap POSTs fail with the platform's retryable code (1000040343). */
-  refuseConnections(times: number): void;
+  /**
+   * The next `times` bootstrap POSTs fail with `code`: default 1000040343, which the SDK retries; any
+   * other code (e.g. 514, auth failed) makes the WSClient give up and call its `onError`.
+   */
+  refuseConnections(times: number, code?: number): void;
   /** Open long connections that are ready for events (the client has sent its first ping). */
   connections(): number;
   /** Long connections opened so far. */

@@ -17,30 +17,35 @@ export function signBody(timestamp: string, nonce: string, encryptKey: string, r
     .digest("hex");
 }
 
-/** POSTs an encrypted, signed body to a webhook URL, as the platform's event push does. */
-export async function postSigned(
+/** How a push is signed: as the platform signs event pushes, wrongly, or not at all (URL checks). */
+export type Signing = "valid" | "bad" | "none";
+
+/**
+ * POSTs an encrypted body to a webhook URL, as the platform's event push does: signed with
+ * X-Lark-Request-Timestamp / -Nonce / X-Lark-Signature, except the `url_verification` check, which the
+ * platform sends without those headers (the encrypted body and its token are its proof).
+ */
+export async function postEncrypted(
   url: string,
   plain: object,
   keys: FakeFeishuWebhookKeys,
   nowMs: number,
-  badSignature = false,
+  signing: Signing,
 ): Promise<Response> {
   const raw = encryptBody(JSON.stringify(plain), keys.encryptKey);
-  const timestamp = String(Math.floor(nowMs / 1000));
-  const nonce = randomBytes(8).toString("hex");
-  const signature = signBody(timestamp, nonce, badSignature ? `${keys.encryptKey}-wrong` : keys.encryptKey, raw);
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      "user-agent": "Go-http-client/1.1",
-      "x-lark-request-timestamp": timestamp,
-      "x-lark-request-nonce": nonce,
-      "x-lark-signature": signature,
-      "x-request-id": randomBytes(16).toString("hex"),
-    },
-    body: raw,
-  });
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "user-agent": "Go-http-client/1.1",
+    "x-request-id": randomBytes(16).toString("hex"),
+  };
+  if (signing !== "none") {
+    const timestamp = String(Math.floor(nowMs / 1000));
+    const nonce = randomBytes(8).toString("hex");
+    headers["x-lark-request-timestamp"] = timestamp;
+    headers["x-lark-request-nonce"] = nonce;
+    headers["x-lark-signature"] = signBody(timestamp, nonce, signing === "bad" ? `${keys.encryptKey}-wrong` : keys.encryptKey, raw);
+  }
+  return fetch(url, { method: "POST", headers, body: raw });
 }
 
 /** The body of the platform's URL check: `{challenge, token, type: "url_verification"}`. */

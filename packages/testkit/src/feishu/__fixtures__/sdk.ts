@@ -2,7 +2,7 @@
 import * as Lark from "@larksuiteoapi/node-sdk";
 import type { FakeFeishu } from "../index.js";
 
-const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
+export const quiet = { error() {}, warn() {}, info() {}, debug() {}, trace() {} };
 
 export function sdkClient(fake: FakeFeishu): Lark.Client {
   return new Lark.Client({
@@ -14,14 +14,19 @@ export function sdkClient(fake: FakeFeishu): Lark.Client {
   });
 }
 
-/** A started WSClient whose `im.message.receive_v1` events land in `received` (the handler may throw with `fail`). */
-export function sdkLongConnection(fake: FakeFeishu, handler?: (event: Record<string, unknown>) => unknown) {
+/** A started WSClient whose `im.message.receive_v1` events land in `received` after `handler` ran; `more` handles other events. */
+export function sdkLongConnection(
+  fake: FakeFeishu,
+  handler?: (event: Record<string, unknown>) => unknown,
+  more: Record<string, (event: Record<string, unknown>) => unknown> = {},
+) {
   const received: Array<Record<string, unknown>> = [];
   const dispatcher = new Lark.EventDispatcher({ logger: quiet, loggerLevel: Lark.LoggerLevel.error }).register({
     "im.message.receive_v1": async (data: Record<string, unknown>) => {
       received.push(data);
       return handler?.(data);
     },
+    ...more,
   });
   const ws = new Lark.WSClient({
     appId: fake.appId,
