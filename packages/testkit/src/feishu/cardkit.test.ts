@@ -28,6 +28,18 @@ async function sendCard(client: ReturnType<typeof sdkClient>, chatId: string, in
 }
 
 describe("fake Feishu: CardKit streaming cards through the real SDK", () => {
+  it("every card entity gets its own id (19-digit ids past 2^53 must not collide)", async () => {
+    fake = await startFakeFeishu();
+    const client = sdkClient(fake);
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const created = await client.cardkit.v1.card.create({ data: { type: "card_json", data: streamingCard(`card ${i}`) } });
+      ids.push(created.data!.card_id!);
+    }
+    expect(new Set(ids).size).toBe(40);
+    expect(fake.cards().map((c) => c.cardId)).toEqual(ids);
+  });
+
   it("streams full text into the markdown element with rising sequences; the chat shows the latest", async () => {
     fake = await startFakeFeishu();
     const client = sdkClient(fake);

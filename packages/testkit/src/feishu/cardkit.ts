@@ -33,7 +33,8 @@ interface CardEntity {
  */
 export class CardKit {
   private readonly cards = new Map<string, CardEntity>();
-  private counter = 7_355_372_766_134_157_000;
+  /** Card ids are 19-digit numbers, past 2^53: counted as a bigint so no two collide. */
+  private counter = 7_355_372_766_134_157_000n;
 
   constructor(private readonly clock: () => number) {}
 
@@ -43,7 +44,7 @@ export class CardKit {
     const card = parseJsonObject(body.data);
     if (!card) return feishuError("invalidParam", "data is not card JSON");
     if (Buffer.byteLength(JSON.stringify(card)) > CARD_MAX_BYTES) return feishuError("cardTooLarge");
-    this.counter += 1 + Math.floor(Math.random() * 1000);
+    this.counter += BigInt(1 + Math.floor(Math.random() * 1000));
     const cardId = String(this.counter);
     this.cards.set(cardId, { cardId, card, sequence: 0, history: [], uuids: new Map(), sent: false });
     for (const el of cardElements(card)) {
