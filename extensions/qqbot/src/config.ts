@@ -157,6 +157,8 @@ export const qqbotChannelConfig = defineChannelConfig({
       flatKeys: [],
       nestedRenames: [{ from: "c2cStreamApi", to: "nativeTransport", expect: "boolean" }],
     },
+    // The reference's QQ Bot reads dmPolicy "open" as "allowlist when allowFrom has entries, else open".
+    { kind: "open-means-allowlist-with-entries" },
   ],
 });
 

@@ -128,6 +128,50 @@ describe("doctor rules for the retired streaming spellings", () => {
   });
 });
 
+describe('dmPolicy "open" keeps the reference\'s meaning (allowlist when allowFrom has entries, else open)', () => {
+  const rules = compileChannelMigrations("qqbot", configEntry.migrations);
+  const OPENID = "E4A0C3F1E4A0C3F1E4A0C3F1E4A0C3F1";
+
+  it('is refused as written, pointing at doctor; doctor writes "allowlist" with entries and allowFrom ["*"] without', () => {
+    const config = {
+      channels: {
+        qqbot: {
+          appId: "1",
+          dmPolicy: "open",
+          allowFrom: [OPENID],
+          accounts: {
+            empty: { dmPolicy: "open", allowFrom: [] },
+            inherits: { allowFrom: [OPENID.toLowerCase()] },
+            open: { dmPolicy: "open", allowFrom: ["*"] },
+          },
+        },
+      },
+    } as const;
+    const copy = structuredClone(config) as { channels: { qqbot: Record<string, any> } };
+    // Before: the schema refuses it, and doctor's finding sits on that very key.
+    expect(configEntry.schema.safeParse(copy.channels.qqbot).success).toBe(false);
+    const findings = detectLegacyKeys(copy, rules).filter((f) => f.path.at(-1) === "dmPolicy");
+    expect(findings.map((f) => f.path.join("."))).toEqual([
+      "channels.qqbot.dmPolicy",
+      "channels.qqbot.accounts.empty.dmPolicy",
+      "channels.qqbot.accounts.inherits.dmPolicy",
+    ]);
+    expect(findings[0]!.message).toContain("openclaw doctor --fix");
+
+    const outcome = applyLegacyKeyRules(copy, rules);
+    expect(outcome.problems).toEqual([]);
+    const qq = copy.channels.qqbot;
+    expect(qq.dmPolicy).toBe("allowlist");
+    expect(qq.allowFrom).toEqual([OPENID]);
+    expect(qq.accounts.empty).toEqual({ dmPolicy: "open", allowFrom: ["*"] });
+    expect(qq.accounts.inherits).toEqual({ dmPolicy: "allowlist", allowFrom: [OPENID.toLowerCase()] });
+    expect(qq.accounts.open).toEqual({ dmPolicy: "open", allowFrom: ["*"] });
+    expect(configEntry.schema.safeParse(qq).success).toBe(true);
+    // A second run changes nothing.
+    expect(applyLegacyKeyRules(copy, rules).changes).toEqual([]);
+  });
+});
+
 describe("capabilities", () => {
   it("C2C chats stream and show typing; groups neither, with a 5-minute reply window; 5 passive replies each", () => {
     expect(configEntry.capabilities).toMatchObject({ nativeStream: "replace", typing: true, edit: false, textLimit: 5000 });

@@ -242,6 +242,34 @@ export class PairingStore implements PairingGate {
     };
   }
 
+  /**
+   * Adds an approved sender as imported from elsewhere (no code); an existing approval is kept.
+   * Returns false when the sender was already approved on that account.
+   */
+  addApproved(sender: { channel: string; accountId: string; senderId: string; senderName?: string; approvedAt: number }): boolean {
+    const ch = channelKey(sender.channel);
+    const account = accountKey(sender.accountId);
+    const id = storedSenderId(ch, sender.senderId);
+    if (id === "" || this.stmt.isApproved.get(ch, account, id)) return false;
+    this.stmt.upsertApproved.run(ch, account, id, sender.senderName?.trim() || null, sender.approvedAt, null);
+    return true;
+  }
+
+  /**
+   * Adds a pending code as imported from elsewhere; false (nothing written) when the code is
+   * taken on the channel, the sender already holds one on the account, or it has expired by `now`.
+   */
+  addPending(pending: Omit<PendingPairing, "remainingMs">, now: number = Date.now()): boolean {
+    const ch = channelKey(pending.channel);
+    const account = accountKey(pending.accountId);
+    const id = storedSenderId(ch, pending.senderId);
+    if (id === "" || pending.expiresAt <= now) return false;
+    if (this.stmt.codeTaken.get(ch, pending.code) || this.stmt.pendingOfSender.get(ch, account, id)) return false;
+    const name = pending.senderName?.trim() || null;
+    this.stmt.insertPending.run(ch, account, pending.code, id, name, pending.createdAt, pending.expiresAt);
+    return true;
+  }
+
   /** True when the owner approved this sender on this channel account. */
   isApproved(channel: string, accountId: string, senderId: string): boolean {
     const ch = channelKey(channel);

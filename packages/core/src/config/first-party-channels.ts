@@ -120,6 +120,9 @@ export const FIRST_PARTY_CHANNELS: readonly FirstPartyChannel[] = /* BEGIN TABLE
             "expect": "boolean"
           }
         ]
+      },
+      {
+        "kind": "open-means-allowlist-with-entries"
       }
     ]
   },

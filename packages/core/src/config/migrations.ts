@@ -1,4 +1,5 @@
 import { defineKeyMoveRule, formatPath, isPlainObject, type ConfigObject, type LegacyKeyRule } from "@openclaw/plugin-sdk/config";
+import { referenceBookkeepingRule } from "./reference-bookkeeping.js";
 import { AGENT_ID_PATTERN } from "./schema/common.js";
 
 function normalizeAgentId(raw: string): string {
@@ -85,6 +86,7 @@ const idleMinutesRule = defineKeyMoveRule({
 
 /** Core's own doctor rules, run before the channels' rules. */
 export const CORE_MIGRATIONS: readonly LegacyKeyRule[] = [
+  referenceBookkeepingRule,
   agentsListRule,
   {
     // The legacy key meant "reset when idle": keep that meaning when no reset mode is set.

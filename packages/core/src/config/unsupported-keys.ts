@@ -57,6 +57,12 @@ const KEYS: readonly Unsupported[] = [
 
 const VALUES: readonly (Unsupported & { values: readonly unknown[] })[] = [
   {
+    path: "gateway.mode",
+    values: ["remote"],
+    message: "a remote gateway is not supported: this openclaw always runs its gateway on this machine.",
+    fix: 'set gateway.mode to "local" (or remove it) and run openclaw on the machine that should host the gateway.',
+  },
+  {
     path: "tools.exec.mode",
     values: ["ask", "auto"],
     message: NO_APPROVALS,

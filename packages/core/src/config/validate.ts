@@ -3,6 +3,7 @@ import { z } from "zod";
 import { UserError } from "./paths.js";
 import type { ConfigRegistry } from "./registry.js";
 import { senderIdProblems } from "./sender-id-problems.js";
+import { looksWrittenByReference, REFERENCE_SIDE_FILE } from "./reference-side-file.js";
 import { unsupportedKey, unsupportedValue } from "./unsupported-keys.js";
 
 /** One thing wrong with a config: where, what, and how to fix it. */
@@ -14,6 +15,11 @@ export interface ConfigProblem {
   fix?: string;
   /** `"legacy"` for a retired key that `openclaw doctor --fix` migrates. */
   kind: "legacy" | "invalid";
+  /**
+   * For a key the schema does not know (not one of the reference keys refused with a reason):
+   * its path as segments. Doctor moves such keys of a reference-written config to the side file.
+   */
+  unknownKey?: readonly PropertyKey[];
 }
 
 export type ValidationResult<T> = { ok: true; config: T } | { ok: false; problems: ConfigProblem[] };
@@ -104,6 +110,8 @@ function problemsFromIssues(
   const schemaJson = () => (jsonSchema ??= z.toJSONSchema(registry.schema, { io: "input", unrepresentable: "any" }));
   const isLegacy = (path: readonly PropertyKey[]) => legacy.some((f) => startsWith(path, f.path));
   const channelIds = registry.channels.map((c) => c.id);
+  const fromReference = looksWrittenByReference(raw);
+  const sideFileFix = `run \`openclaw doctor --fix\` to move it to ${REFERENCE_SIDE_FILE} next to the config (this openclaw does not support it), or remove it.`;
 
   for (const issue of issues) {
     const path = issue.path as PropertyKey[];
@@ -121,8 +129,11 @@ function problemsFromIssues(
           out.push({
             kind: "invalid",
             path: where,
+            unknownKey: full,
             message: `no channel named "${key}" is known.`,
-            fix: `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <its folder or .tgz tarball>\`; \`openclaw plugins list\` shows what is installed).`,
+            fix: fromReference
+              ? sideFileFix
+              : `use one of: ${channelIds.join(", ")}; a channel from a third-party plugin needs that plugin installed (\`openclaw plugins install <its folder or .tgz tarball>\`; \`openclaw plugins list\` shows what is installed).`,
           });
           continue;
         }
@@ -134,10 +145,13 @@ function problemsFromIssues(
         out.push({
           kind: "invalid",
           path: where,
+          unknownKey: full,
           message: "unknown key.",
-          fix: close
-            ? `did you mean "${close.k}"? Rename or remove it.`
-            : `remove it${known.length ? ` (allowed here: ${known.join(", ")})` : ""}.`,
+          fix: fromReference
+            ? sideFileFix
+            : close
+              ? `did you mean "${close.k}"? Rename or remove it.`
+              : `remove it${known.length ? ` (allowed here: ${known.join(", ")})` : ""}.`,
         });
       }
       continue;

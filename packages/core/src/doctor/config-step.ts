@@ -1,4 +1,11 @@
 import {
+  looksWrittenByReference,
+  referenceSideFilePath,
+  takeKeys,
+  writeReferenceSideFile,
+  type MovedKey,
+} from "../config/reference-side-file.js";
+import {
   ConfigFileError,
   formatProblems,
   readConfigSource,
@@ -24,6 +31,8 @@ type Inspection =
       outcome: ReturnType<ConfigRegistry["migrate"]>;
       registry: ConfigRegistry;
       plugins: { problems: { message: string }[]; warnings: string[] };
+      /** Keys of a reference-written config this openclaw does not know, taken out of `migrated`. */
+      moved: MovedKey[];
     };
 
 async function inspect(paths: OpenClawPaths, source: ConfigSource): Promise<Inspection> {
@@ -35,10 +44,24 @@ async function inspect(paths: OpenClawPaths, source: ConfigSource): Promise<Insp
   const plugins = await resolveConfigRegistry(forPlugins, paths);
   const migrated = structuredClone(raw) as Record<string, unknown>;
   const outcome = plugins.registry.migrate(migrated);
-  return { kind: "object", raw: raw as Record<string, unknown>, migrated, outcome, registry: plugins.registry, plugins };
+  const moved = looksWrittenByReference(raw) ? await unknownKeysOf(migrated, paths.configPath, plugins.registry) : [];
+  return { kind: "object", raw: raw as Record<string, unknown>, migrated, outcome, registry: plugins.registry, plugins, moved };
 }
 
-const hasChanges = (i: Inspection) => i.kind === "object" && i.outcome.changes.length > 0;
+/** Takes the keys validation calls unknown out of `migrated` (those in the file itself, not in $include'd ones). */
+async function unknownKeysOf(migrated: Record<string, unknown>, file: string, registry: ConfigRegistry): Promise<MovedKey[]> {
+  const resolved = await resolveConfigSource(migrated, { file }).catch(() => undefined);
+  if (resolved === undefined) return [];
+  const validation = validateConfig(resolved, registry);
+  if (validation.ok) return [];
+  return takeKeys(
+    migrated,
+    validation.problems.flatMap((p) => (p.unknownKey ? [p.unknownKey] : [])),
+  );
+}
+
+const hasChanges = (i: Inspection) => i.kind === "object" && (i.outcome.changes.length > 0 || i.moved.length > 0);
+const movedLine = (m: MovedKey, sideFile: string) => `${m.path} moved to ${sideFile} (this openclaw does not support it)`;
 
 /**
  * Migrates retired keys in the main config file (channel roots and every account), then
@@ -59,7 +82,9 @@ export const configStep: DoctorStep = {
         // Migrate again under the lock, on the file as it is now: another process may have changed it.
         const write = await updateConfigFile(file, async (source) => {
           inspected = await inspect(paths, source);
-          return inspected.kind === "object" && hasChanges(inspected) ? inspected.migrated : undefined;
+          if (inspected.kind !== "object" || !hasChanges(inspected)) return undefined;
+          if (inspected.moved.length > 0) await writeReferenceSideFile(referenceSideFilePath(file), inspected.moved);
+          return inspected.migrated;
         });
         if (write.written) {
           result.notes.push(`Wrote ${file}${write.backupPath ? `; the previous version is kept as ${write.backupPath}` : ""}.`);
@@ -80,12 +105,13 @@ export const configStep: DoctorStep = {
       result.problems.push(`${file} must hold an object ({ … }); fix it by hand.`);
       return result;
     }
-    const { raw, migrated, outcome, registry, plugins } = inspected;
+    const { raw, migrated, outcome, registry, plugins, moved } = inspected;
     result.problems.push(...plugins.problems.map((p) => p.message));
     result.notes.push(...plugins.warnings.map((w) => `Warning: ${w}`));
     result.changes.push(...outcome.changes);
+    result.changes.push(...moved.map((m) => movedLine(m, referenceSideFilePath(file))));
     result.problems.push(...outcome.problems.map((p) => `${p} (in ${file})`));
-    const toCheck = fix ? migrated : outcome.changes.length > 0 ? migrated : raw;
+    const toCheck = fix || hasChanges(inspected) ? migrated : raw;
     try {
       const resolved = await resolveConfigSource(toCheck, { file });
       result.notes.push(...securityWarnings(resolved).map((w) => `Warning: ${w}`));

@@ -3,15 +3,17 @@ import { isCorruptionError } from "../databases/index.js";
 import { configStep } from "./config-step.js";
 import { databasesStep } from "./databases-step.js";
 import { permissionsStep } from "./permissions-step.js";
+import { referenceStep } from "./reference-step.js";
 import { sessionsStep } from "./sessions-step.js";
 import { workspaceStep } from "./workspace-step.js";
 import type { DoctorContext, DoctorStep, DoctorStepResult } from "./types.js";
 
 /**
  * Doctor's steps in the order they run. Later concerns (workspace, sessions) add theirs here; the
- * databases step comes before the steps that open the databases, so --fix restores them first.
+ * reference import and the databases step come before the steps that open the databases, so
+ * --fix imports and restores them first.
  */
-export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, databasesStep, workspaceStep, sessionsStep];
+export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, referenceStep, databasesStep, workspaceStep, sessionsStep];
 
 export interface DoctorReport {
   fix: boolean;

@@ -3,6 +3,9 @@
 import { type ChannelPlugin, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
 import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 
+/** The kinds of channel migration data the SDK compiles (see `ChannelMigration`). */
+const MIGRATION_KINDS: readonly string[] = ["streaming-aliases", "key-move", "open-means-allowlist-with-entries"];
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 function checkMembers(value: Record<string, unknown>, spec: Record<string, string>, prefix: string, out: string[]): void {
@@ -53,8 +56,8 @@ export function configDefinitionIssues(value: unknown, channels: readonly string
   if (isObject(value.schema) && typeof value.schema.safeParse !== "function") out.push(`${prefix}schema must be a zod schema`);
   if (Array.isArray(value.migrations)) {
     value.migrations.forEach((rule, i) => {
-      if (!isObject(rule) || (rule.kind !== "streaming-aliases" && rule.kind !== "key-move")) {
-        out.push(`${prefix}migrations[${i}] must be migration data ({ kind: "streaming-aliases" | "key-move", ... })`);
+      if (!isObject(rule) || !MIGRATION_KINDS.includes(rule.kind as string)) {
+        out.push(`${prefix}migrations[${i}] must be migration data ({ kind: ${MIGRATION_KINDS.map((k) => `"${k}"`).join(" | ")}, ... })`);
       }
     });
   }

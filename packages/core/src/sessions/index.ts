@@ -55,6 +55,10 @@ export { StoreLockedError } from "./writer-lock.js";
 export {
   importLegacySessions,
   listAgentIdsWithLegacySessions,
+  parseTranscriptLines,
+  toMillis,
+  type ParsedTranscript,
+  type TranscriptLine,
   type LegacyImportOptions,
   type LegacyImportReport,
 } from "./legacy-import.js";

@@ -30,7 +30,7 @@ export interface LegacyImportOptions {
 type Loose = Record<string, unknown>;
 
 /** Milliseconds from a number (ms, or s when small) or an ISO string; undefined otherwise. */
-function toMillis(v: unknown): number | undefined {
+export function toMillis(v: unknown): number | undefined {
   if (typeof v === "number" && Number.isFinite(v)) return v < 1e11 ? Math.round(v * 1000) : Math.round(v);
   if (typeof v === "string" && v.trim() !== "") {
     const t = Date.parse(v);
@@ -43,7 +43,8 @@ function isObject(v: unknown): v is Loose {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-interface ParsedTranscript {
+/** Store inputs parsed from a transcript, with the header's and the last entry's times. */
+export interface ParsedTranscript {
   events: TranscriptEventInput[];
   headerTime?: number;
   lastTime?: number;
@@ -51,14 +52,37 @@ interface ParsedTranscript {
 
 /** Reads a JSONL transcript into store inputs, repairing what it can and reporting the rest. */
 function readTranscript(file: string, sessionId: string, fallbackTime: number, problems: string[]): ParsedTranscript {
-  const lines = readFileSync(file, "utf8").split("\n");
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .map((text, i) => ({ text, where: `${file}:${i + 1}` }));
+  return parseTranscriptLines(lines, sessionId, fallbackTime, problems);
+}
+
+/** One serialized transcript entry and where it was read (`file:line`, or a database row). */
+export interface TranscriptLine {
+  text: string;
+  where: string;
+}
+
+/**
+ * Turns serialized transcript entries (the pi session format: a `session` header, then
+ * `message`, `model_change`, `custom`, ... entries chained by `parentId`) into store inputs for
+ * `sessionId`: a missing header is added, duplicate ids and unparsable entries are skipped and
+ * reported in `problems` (each starting with its `where`), a parent that is not an earlier entry
+ * becomes the previous entry. Used for legacy JSONL files and the reference's transcript rows.
+ */
+export function parseTranscriptLines(
+  lines: readonly TranscriptLine[],
+  sessionId: string,
+  fallbackTime: number,
+  problems: string[],
+): ParsedTranscript {
   const events: TranscriptEventInput[] = [];
   const seen = new Set<string>();
   let headerTime: number | undefined;
   let lastTime: number | undefined;
   let last: string = sessionId;
-  lines.forEach((line, i) => {
-    const where = `${file}:${i + 1}`;
+  lines.forEach(({ text: line, where }, i) => {
     if (line.trim() === "") return;
     let value: unknown;
     try {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type BetterSqlite3 from "better-sqlite3";
 import { UserError } from "../config/index.js";
+import { assertNotReferenceDatabase } from "../databases/reference-written.js";
 
 type Db = BetterSqlite3.Database;
 
@@ -111,9 +112,11 @@ export function readSchemaVersion(db: Db): number {
 
 /**
  * Throws a UserError when the database was written by a newer openclaw than this one, naming
- * the file, both versions and the fix. Call before anything writes to the file.
+ * the file, both versions and the fix, and a `ReferenceDatabaseError` (run `openclaw doctor
+ * --fix`) when the reference OpenClaw wrote it. Call before anything writes to the file.
  */
 export function assertSchemaNotNewer(db: Db, file: string, known: number = SCHEMA_VERSION): void {
+  assertNotReferenceDatabase(db, file);
   const found = readSchemaVersion(db);
   if (found > known) {
     throw new UserError(

@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { UserError } from "../config/index.js";
 import { DatabaseCorruptError, damageOf, isCorruptionError, stateDatabase } from "../databases/index.js";
+import { assertNotReferenceDatabase } from "../databases/reference-written.js";
 import { STATE_MIGRATIONS, type StateMigration } from "./migrations.js";
 import { stateDbPath } from "./paths.js";
 
@@ -27,6 +28,8 @@ export interface OpenStateDbOptions {
  *   are switched on for the connection.
  * - Pending migrations run in order, each in its own IMMEDIATE transaction together with the bump
  *   of `PRAGMA user_version`, so two processes opening at once cannot both apply one.
+ * - A database written by the reference OpenClaw (its `schema_meta` row) is refused with a
+ *   `ReferenceDatabaseError` that says to run `openclaw doctor --fix` (the file is left untouched).
  * - A database whose `user_version` is newer than the newest known migration is refused with a
  *   UserError naming the file and both versions (the file is left untouched).
  * - A damaged file (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) is refused with a {@link DatabaseCorruptError}
@@ -40,6 +43,7 @@ export function openStateDb(stateDir: string, options: OpenStateDbOptions = {}):
   let db: Database.Database | undefined;
   try {
     db = new Database(file);
+    assertNotReferenceDatabase(db, file);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? STATE_DB_BUSY_TIMEOUT_MS))}`);
     db.pragma("journal_mode = WAL");
     db.pragma("foreign_keys = ON");

@@ -46,6 +46,7 @@ export {
   type ChannelMigration,
   type StreamingAliasMigration,
   type KeyMoveMigration,
+  type OpenMeansAllowlistMigration,
 } from "../migrations/data.js";
 export {
   STANDARD_FLAT_KEYS,

@@ -39,8 +39,62 @@ export interface KeyMoveMigration {
   expect?: ValueExpectation;
 }
 
+/**
+ * The channel's older `dmPolicy: "open"` meant "allowlist when allowFrom has entries, else open"
+ * (the reference OpenClaw's QQ Bot). Here "open" requires `allowFrom: ["*"]`, so doctor spells
+ * that meaning out, at the root and in every account: with entries (the account's own, else the
+ * root's) the policy becomes "allowlist"; without any, `allowFrom` becomes `["*"]`.
+ */
+export interface OpenMeansAllowlistMigration {
+  kind: "open-means-allowlist-with-entries";
+}
+
 /** A doctor rule of a channel, as data. */
-export type ChannelMigration = StreamingAliasMigration | KeyMoveMigration;
+export type ChannelMigration = StreamingAliasMigration | KeyMoveMigration | OpenMeansAllowlistMigration;
+
+function openMeansAllowlistRule(channelId: string, index: number): LegacyKeyRule {
+  /** The entries whose effective policy is "open" without "*", with the effective allowFrom. */
+  const offending = (config: ConfigObject) => {
+    const entries = channelEntries(config, channelId);
+    const root = entries[0]?.entry;
+    return entries.flatMap(({ path, entry }) => {
+      if (entry.dmPolicy === undefined && entry.allowFrom === undefined) return [];
+      const policy = entry.dmPolicy ?? root?.dmPolicy;
+      const allowFrom = Array.isArray(entry.allowFrom) ? entry.allowFrom : Array.isArray(root?.allowFrom) ? root.allowFrom : [];
+      if (policy !== "open" || allowFrom.includes("*")) return [];
+      return [{ path, entry, allowFrom }];
+    });
+  };
+  return {
+    id: `${channelId}/open-means-allowlist-${index}`,
+    description: `channels.${channelId}.dmPolicy "open" with allowFrom entries meant "allowlist"; spell it out (root and accounts).`,
+    detect(config) {
+      return offending(config).map(({ path, allowFrom }) => ({
+        path: [...path, "dmPolicy"],
+        message:
+          `${formatPath([...path, "dmPolicy"])} "open" without "*" in allowFrom meant ${allowFrom.length > 0 ? '"allowlist" (it has entries)' : "open to everyone (allowFrom is empty)"} ` +
+          `in the reference OpenClaw; run \`openclaw doctor --fix\` to write ${allowFrom.length > 0 ? 'dmPolicy: "allowlist"' : 'allowFrom: ["*"]'}.`,
+      }));
+    },
+    apply(config) {
+      const outcome: MigrationOutcome = { changes: [], problems: [] };
+      for (const { path, entry, allowFrom } of offending(config)) {
+        if (allowFrom.length > 0) {
+          entry.dmPolicy = "allowlist";
+          outcome.changes.push(
+            `${formatPath([...path, "dmPolicy"])}: "open" -> "allowlist" (with allowFrom entries, "open" meant an allowlist; same senders allowed)`,
+          );
+        } else {
+          entry.allowFrom = ["*"];
+          outcome.changes.push(
+            `${formatPath([...path, "allowFrom"])}: ["*"] added (dmPolicy "open" with no entries meant open to everyone)`,
+          );
+        }
+      }
+      return outcome;
+    },
+  };
+}
 
 function keyMoveRule(channelId: string, move: KeyMoveMigration, index: number): LegacyKeyRule {
   return {
@@ -87,6 +141,7 @@ function keyMoveRule(channelId: string, move: KeyMoveMigration, index: number): 
 export function compileChannelMigrations(channelId: string, migrations: readonly ChannelMigration[]): LegacyKeyRule[] {
   return migrations.map((m, i) => {
     if (m.kind === "key-move") return keyMoveRule(channelId, m, i);
+    if (m.kind === "open-means-allowlist-with-entries") return openMeansAllowlistRule(channelId, i);
     const { kind: _kind, ...spec } = m;
     return defineStreamingAliasMigration({ channelId, ...spec });
   });

@@ -3,6 +3,12 @@ import { z } from "zod";
 /** `gateway`: the long-running process and its control API. */
 export const gatewaySchema = z
   .strictObject({
+    mode: z
+      .literal("local")
+      .optional()
+      .describe(
+        'Accepted for configs written by the reference OpenClaw, which requires it: "local" is the only mode here (a remote gateway is not supported).',
+      ),
     port: z.int().min(1).max(65535).default(18789).describe("Control API port (default 18789; --port and OPENCLAW_GATEWAY_PORT win)."),
     bind: z
       .enum(["loopback", "lan"])
