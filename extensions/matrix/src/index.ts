@@ -5,7 +5,15 @@
  */
 import { createMatrixPlugin } from "./plugin.js";
 
-export { createMatrixPlugin, type MatrixAccount, type MatrixPluginOptions } from "./plugin.js";
+export { createMatrixPlugin, type MatrixPluginOptions } from "./plugin.js";
+export {
+  accountKeyPath,
+  listMatrixAccounts,
+  MATRIX_ENV,
+  resolveMatrixAccount,
+  type MatrixAccount,
+  type MatrixStreamingMode,
+} from "./account.js";
 export {
   LIVE_MARKER,
   MATRIX_CAPABILITIES,
@@ -15,6 +23,23 @@ export {
   matrixChannelConfig,
   matrixConfigSchema,
 } from "./config.js";
+export { loginMatrix, SESSION_FILE, whoami, type MatrixLogin } from "./login.js";
+export { PersistedSyncStore, SYNC_FILE, type PersistedSyncStoreOptions } from "./sync-store.js";
+export { decideAutoJoin, type Invite } from "./inbound/invites.js";
+export { localpartOf, mentionsBot, stripLeadingMention, type MentionTarget } from "./inbound/mentions.js";
+export {
+  normalizeRoomMessage,
+  replyTargetOf,
+  stripReplyFallback,
+  threadRootOf,
+  type NormalizeContext,
+  type RawRoomEvent,
+} from "./inbound/normalize.js";
+export { editContent, markdownToHtml, relationFor, textContent, withRelation, type TextStyle } from "./outbound/content.js";
+export { decryptAttachment, encryptAttachment, type EncryptedFile } from "./outbound/attachment-crypto.js";
+export { DEFAULT_RETRY_AFTER_MS, toSendError } from "./outbound/errors.js";
+export { createMatrixOutbound, type MatrixOutboundOptions, type MatrixTransport } from "./outbound/outbound.js";
+export { connectMatrixAccount, identityLine, type MatrixRuntime, type MatrixSession } from "./session.js";
 
 /** The Matrix channel plugin with production settings. */
 const matrixPlugin = createMatrixPlugin();

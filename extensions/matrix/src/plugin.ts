@@ -1,20 +1,31 @@
 /**
  * The Matrix channel plugin: config entry, account resolution and `connect`, assembled with
- * `defineChannelPlugin`.
+ * `defineChannelPlugin`. matrix-js-sdk is imported only when an account connects.
  */
-import { AccountConfigError, type ChannelPlugin, defineChannelPlugin, listAccountIds, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
+import { type ChannelPlugin, defineChannelPlugin, SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
+import { listMatrixAccounts, type MatrixAccount, resolveMatrixAccount } from "./account.js";
 import { matrixChannelConfig, type matrixConfigSchema } from "./config.js";
+import { connectMatrixAccount, type MatrixRuntime } from "./session.js";
 
 /** Knobs of the plugin; production defaults apply to anything unset. */
-export type MatrixPluginOptions = {};
-
-/** The effective settings of one Matrix account (skeleton). */
-export interface MatrixAccount {
-  accountId: string;
+export interface MatrixPluginOptions {
+  /** Makes the SDK client (default: `new MatrixClient(options)` without a send scheduler, so 429s reach the send budget). */
+  createClient?: MatrixRuntime["createClient"];
+  /** How long `connect` waits for the first sync (default 60 000 ms). */
+  firstSyncTimeoutMs?: number;
 }
 
 /** Builds the Matrix channel plugin; the package's default export is `createMatrixPlugin()`. */
-export function createMatrixPlugin(_options: MatrixPluginOptions = {}): ChannelPlugin<MatrixAccount, typeof matrixConfigSchema> {
+export function createMatrixPlugin(options: MatrixPluginOptions = {}): ChannelPlugin<MatrixAccount, typeof matrixConfigSchema> {
+  const runtime: MatrixRuntime = {
+    createClient:
+      options.createClient ??
+      (async (clientOptions) => {
+        const { MatrixClient } = await import("matrix-js-sdk");
+        return new MatrixClient(clientOptions);
+      }),
+    firstSyncTimeoutMs: options.firstSyncTimeoutMs ?? 60_000,
+  };
   return defineChannelPlugin({
     specificationVersion: SPECIFICATION_VERSION,
     id: "matrix",
@@ -24,10 +35,10 @@ export function createMatrixPlugin(_options: MatrixPluginOptions = {}): ChannelP
       blurb: "Matrix on any homeserver: DMs and rooms, threads, end-to-end encryption, live previews by edits.",
     },
     config: matrixChannelConfig,
-    listAccounts: (channelConfig) => listAccountIds(channelConfig, false),
-    resolveAccount: (input) => ({ accountId: input.accountId }),
-    connect: async () => {
-      throw new AccountConfigError("channels.matrix: the Matrix session is not implemented yet.", "channels.matrix");
-    },
+    listAccounts: listMatrixAccounts,
+    resolveAccount: resolveMatrixAccount,
+    connect: (ctx) => connectMatrixAccount(ctx, runtime),
   });
 }
+
+export type { MatrixAccount };
