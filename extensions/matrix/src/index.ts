@@ -36,7 +36,6 @@ export {
   type RawRoomEvent,
 } from "./inbound/normalize.js";
 export { editContent, markdownToHtml, relationFor, textContent, withRelation, type TextStyle } from "./outbound/content.js";
-export { decryptAttachment, encryptAttachment, type EncryptedFile } from "./outbound/attachment-crypto.js";
 export { DEFAULT_RETRY_AFTER_MS, toSendError } from "./outbound/errors.js";
 export { createMatrixOutbound, type MatrixOutboundOptions, type MatrixTransport } from "./outbound/outbound.js";
 export { connectMatrixAccount, identityLine, type MatrixRuntime, type MatrixSession } from "./session.js";

@@ -3,10 +3,11 @@
  * password login happens once and its token is kept in `<credentialsDir>/session.json` (mode
  * 0600), reused at every later start until the homeserver refuses it.
  */
-import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { AccountConfigError } from "@openclaw/plugin-sdk";
 import { accountKeyPath, type MatrixAccount } from "./account.js";
+import { ensurePrivateDir, writePrivateFileAtomic } from "./crypto/private-file.js";
 
 /** Who the bot is on the homeserver, and the token it acts with. */
 export interface MatrixLogin {
@@ -78,21 +79,18 @@ async function readStored(file: string): Promise<StoredSession | undefined> {
 
 /** Writes the session file with mode 0600 (atomically: a temporary file renamed over it). */
 async function writeStored(dir: string, session: StoredSession): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, SESSION_FILE);
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(session, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temp, 0o600);
-  await rename(temp, file);
+  await ensurePrivateDir(dir);
+  await writePrivateFileAtomic(path.join(dir, SESSION_FILE), `${JSON.stringify(session, null, 2)}\n`);
 }
 
 /**
  * The login of an account. With `accessToken`: `/whoami` names the user (a refused token is an
  * `AccountConfigError` on `accessToken`). With `userId` + `password`: the kept token when it is
  * for the same homeserver and user and still accepted, else a new password login whose token is
- * kept (0600) for the next start.
+ * kept (0600) for the next start. `deviceId` (the crypto store's device, else `deviceId` of the
+ * config) is the device a password login asks for; a kept token of another device is replaced.
  */
-export async function loginMatrix(account: MatrixAccount, credentialsDir: string): Promise<MatrixLogin> {
+export async function loginMatrix(account: MatrixAccount, credentialsDir: string, deviceId = account.deviceId): Promise<MatrixLogin> {
   if (account.auth.kind === "token") {
     const who = await whoami(account.homeserver, account.auth.accessToken);
     if (!who) {
@@ -113,7 +111,8 @@ export async function loginMatrix(account: MatrixAccount, credentialsDir: string
   }
   const file = path.join(credentialsDir, SESSION_FILE);
   const stored = await readStored(file);
-  if (stored && stored.homeserver === account.homeserver && stored.userId === account.auth.userId) {
+  const sameDevice = deviceId === undefined || stored?.deviceId === deviceId;
+  if (stored && stored.homeserver === account.homeserver && stored.userId === account.auth.userId && sameDevice) {
     const who = await whoami(account.homeserver, stored.accessToken);
     if (who) return { userId: who.userId, accessToken: stored.accessToken, ...(stored.deviceId ? { deviceId: stored.deviceId } : {}) };
     await rm(file, { force: true });
@@ -124,7 +123,7 @@ export async function loginMatrix(account: MatrixAccount, credentialsDir: string
       identifier: { type: "m.id.user", user: account.auth.userId },
       password: account.auth.password,
       initial_device_display_name: account.deviceName,
-      ...(account.deviceId !== undefined ? { device_id: account.deviceId } : {}),
+      ...(deviceId !== undefined ? { device_id: deviceId } : {}),
     },
   });
   if (res.status === 403 || res.status === 401) {

@@ -9,12 +9,12 @@ import path from "node:path";
 import { AccountConfigError, type AccountContext, type AccountSession } from "@openclaw/plugin-sdk";
 import { ClientEvent, type MatrixClient, type MatrixEvent, type Room, RoomEvent, RoomMemberEvent, SyncState } from "matrix-js-sdk";
 import { accountKeyPath, type MatrixAccount, type MatrixStreamingMode } from "./account.js";
-import { type CryptoStore, loadCrypto, type MatrixE2ee } from "./crypto-port.js";
+import type { CryptoStore, MatrixE2ee } from "./crypto/index.js";
+import { decryptAttachment, type EncryptedFile } from "./crypto/media.js";
 import { decideAutoJoin } from "./inbound/invites.js";
 import type { MentionTarget } from "./inbound/mentions.js";
 import { normalizeRoomMessage, type RawRoomEvent } from "./inbound/normalize.js";
 import { type MatrixLogin, loginMatrix } from "./login.js";
-import { decryptAttachment, type EncryptedFile } from "./outbound/attachment-crypto.js";
 import { createMatrixOutbound, type MatrixTransport } from "./outbound/outbound.js";
 import { PersistedSyncStore } from "./sync-store.js";
 
@@ -47,20 +47,28 @@ export function identityLine(id: ReturnType<MatrixSession["identity"]>): string 
 export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, runtime: MatrixRuntime): Promise<MatrixSession> {
   const { account, log } = ctx;
   ctx.status({ state: "starting" });
-  const login: MatrixLogin = await loginMatrix(account, ctx.credentialsDir);
-  const deviceId = login.deviceId ?? account.deviceId;
-
-  let cryptoStore: CryptoStore | undefined;
-  let e2ee: MatrixE2ee | undefined;
-  if (account.encryption) {
-    const crypto = await loadCrypto();
-    cryptoStore = await crypto.openCryptoStore({
+  // The crypto store's device wins over the configured one: the token must belong to the keys' device.
+  const openCrypto = async (userId: string): Promise<CryptoStore | undefined> => {
+    if (!account.encryption) return undefined;
+    const crypto = await import("./crypto/index.js");
+    return crypto.openCryptoStore({
       dir: path.join(ctx.credentialsDir, "crypto"),
       log,
-      userId: login.userId,
+      userId,
       ...(account.auth.kind === "password" ? { password: account.auth.password } : {}),
     });
+  };
+  let login: MatrixLogin;
+  let cryptoStore: CryptoStore | undefined;
+  if (account.auth.kind === "password") {
+    cryptoStore = await openCrypto(account.auth.userId);
+    login = await loginMatrix(account, ctx.credentialsDir, cryptoStore?.deviceId ?? account.deviceId);
+  } else {
+    login = await loginMatrix(account, ctx.credentialsDir);
+    cryptoStore = await openCrypto(login.userId);
   }
+  const deviceId = login.deviceId ?? cryptoStore?.deviceId ?? account.deviceId;
+  let e2ee: MatrixE2ee | undefined;
 
   // Messages of the batch being processed; the sync position waits for them.
   let pending: Promise<void>[] = [];
@@ -310,7 +318,7 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
       const data = Buffer.from(await response.arrayBuffer());
       if (data.byteLength > account.mediaMaxBytes) throw new Error(`Matrix: ${fileId} is larger than mediaMaxMb`);
       const file = files.get(fileId);
-      return file ? decryptAttachment(data, file) : data;
+      return file ? Buffer.from(decryptAttachment(data, file)) : data;
     },
   };
 }

@@ -9,9 +9,10 @@
  * could not record a message: the gateway is stopping), the position freezes for the rest of the
  * session, so that batch and every later one come again at the next start.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { type ISyncResponse, MemoryStore, SyncAccumulator } from "matrix-js-sdk";
+import { ensurePrivateDir, writePrivateFileAtomic } from "./crypto/private-file.js";
 
 /** The saved sync, as `getSavedSync` returns it. */
 type SavedSync = NonNullable<Awaited<ReturnType<MemoryStore["getSavedSync"]>>>;
@@ -94,9 +95,7 @@ export class PersistedSyncStore extends MemoryStore {
   }
 
   private async write(json: SavedSync): Promise<void> {
-    await mkdir(this.options.dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(json), { mode: 0o600 });
-    await rename(temp, this.file);
+    await ensurePrivateDir(this.options.dir);
+    await writePrivateFileAtomic(this.file, JSON.stringify(json));
   }
 }

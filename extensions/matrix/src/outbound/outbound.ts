@@ -11,7 +11,7 @@ import path from "node:path";
 import type { ChannelOutbound, OutboundMedia, OutboundTarget, SendOptions, SentMessage } from "@openclaw/plugin-sdk";
 import { PermanentSendError } from "@openclaw/plugin-sdk";
 import type { MatrixStreamingMode } from "../account.js";
-import { encryptAttachment } from "./attachment-crypto.js";
+import { encryptAttachment } from "../crypto/media.js";
 import { editContent, textContent, withRelation } from "./content.js";
 import { toSendError } from "./errors.js";
 
