@@ -3,10 +3,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { MatrixClient, Room } from "matrix-js-sdk";
+import { createWaiters } from "../telegram/waiters.js";
 import { decryptAttachment, type EncryptedFile, encryptAttachment, mimeFromName } from "./attachments.js";
-import { type HumanMessage, roomMessages } from "./human-timeline.js";
+import { type HumanMessage, roomMessages, visibleTextOf } from "./timeline.js";
 
-export type { HumanMessage } from "./human-timeline.js";
+export type { HumanMessage } from "./timeline.js";
 
 export interface MatrixHumanOptions {
   baseUrl: string;
@@ -80,11 +81,11 @@ async function loadSdk() {
 }
 
 /**
- * Silences matrix-js-sdk in a test's output (set MATRIX_SDK_DEBUG=1 to see it): its loglevel
+ * Silences matrix-js-sdk (in this process) in a test's output (set MATRIX_SDK_DEBUG=1 to see it): its loglevel
  * loggers print at debug level, and it turns the Rust crypto's tracing on at debug level on every
  * `initRustCrypto`.
  */
-async function quietSdk(): Promise<void> {
+export async function quietMatrixSdkLogs(): Promise<void> {
   if (process.env.MATRIX_SDK_DEBUG) return;
   // The module instances matrix-js-sdk itself loads.
   const sdkRequire = createRequire(createRequire(import.meta.url).resolve("matrix-js-sdk"));
@@ -119,7 +120,7 @@ async function initCrypto(client: MatrixClient): Promise<void> {
     if (!process.env.MATRIX_SDK_DEBUG) console.debug = console.info = () => undefined;
     try {
       await client.initRustCrypto();
-      await quietSdk();
+      await quietMatrixSdkLogs();
     } finally {
       Object.assign(console, { debug, info });
       g.indexedDB = previous.indexedDB;
@@ -137,7 +138,7 @@ async function initCrypto(client: MatrixClient): Promise<void> {
  */
 export async function createMatrixHuman(opts: MatrixHumanOptions): Promise<MatrixHuman> {
   const sdk = await loadSdk();
-  await quietSdk();
+  await quietMatrixSdkLogs();
   const encryption = opts.encryption ?? true;
   const client = sdk.createClient({
     baseUrl: opts.baseUrl,
@@ -147,39 +148,17 @@ export async function createMatrixHuman(opts: MatrixHumanOptions): Promise<Matri
   });
   if (encryption) await initCrypto(client);
 
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of [...listeners]) listener();
-  };
+  const waiters = createWaiters();
+  const changed = () => waiters.notify();
   client.on(sdk.RoomEvent.Timeline, changed);
   client.on(sdk.RoomEvent.Redaction, changed);
   client.on(sdk.RoomEvent.MyMembership, changed);
   client.on(sdk.MatrixEventEvent.Decrypted, changed);
   client.on(sdk.ClientEvent.Room, changed);
   client.on(sdk.ClientEvent.AccountData, changed);
-
-  /** Resolves with `check()`'s first non-undefined answer, re-checked on every timeline change. */
-  function waitFor<T>(check: () => T | undefined, timeoutMs: number, what: () => string): Promise<T> {
-    const now = check();
-    if (now !== undefined) return Promise.resolve(now);
-    return new Promise<T>((resolve, reject) => {
-      const listener = () => {
-        const value = check();
-        if (value === undefined) return;
-        done();
-        resolve(value);
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`${opts.userId}: timed out after ${timeoutMs} ms waiting for ${what()}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        listeners.delete(listener);
-      };
-      listeners.add(listener);
-    });
-  }
+  /** Resolves with `check()`'s first defined answer, re-checked on every timeline change. */
+  const waitFor = <T>(check: () => T | undefined, timeoutMs: number, what: () => string): Promise<T> =>
+    waiters.waitFor(check, timeoutMs, () => `${opts.userId} waited for ${what()}`);
 
   const filter = new sdk.Filter(opts.userId);
   filter.setDefinition({ room: { timeline: { limit: 500 }, state: { lazy_load_members: false } } });
@@ -316,14 +295,11 @@ export async function createMatrixHuman(opts: MatrixHumanOptions): Promise<Matri
       );
     },
     visibleText(roomId, o = {}) {
-      return roomMessages(client.getRoom(roomId))
-        .filter((m) => !m.redacted && (!o.sender || m.sender === o.sender))
-        .map((m) => m.body)
-        .join("\n");
+      return visibleTextOf(roomMessages(client.getRoom(roomId)), o.sender);
     },
     timeline: (roomId) => roomMessages(client.getRoom(roomId)),
     async stop() {
-      listeners.clear();
+      waiters.rejectAll(new Error(`${opts.userId} stopped`));
       client.stopClient();
       client.removeAllListeners();
     },

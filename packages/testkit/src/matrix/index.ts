@@ -17,6 +17,9 @@ export {
   type HumanMessage,
   type MatrixHuman,
   type MatrixHumanOptions,
+  quietMatrixSdkLogs,
   type SendOptions,
 } from "./human.js";
 export { decryptAttachment, type EncryptedFile, encryptAttachment } from "./attachments.js";
+export { startFakeHomeserver } from "./fake/index.js";
+export type { FakeHomeserver, FakeHomeserverOptions, FakeMatrixRequest, FakeMatrixSent, RawEvent } from "./fake/index.js";
