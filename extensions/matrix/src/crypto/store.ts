@@ -217,7 +217,12 @@ class E2eeSession implements MatrixE2ee {
     const refresh = (): void => {
       this.refresh().catch((error) => this.log.debug("Matrix: crypto status refresh failed", { error: String(error) }));
     };
-    for (const event of [CryptoEvent.KeyBackupStatus, CryptoEvent.UserTrustStatusChanged, CryptoEvent.KeysChanged] as const) {
+    for (const event of [
+      CryptoEvent.KeyBackupStatus,
+      CryptoEvent.UserTrustStatusChanged,
+      CryptoEvent.KeysChanged,
+      CryptoEvent.DevicesUpdated,
+    ] as const) {
       this.client.on(event, refresh);
       this.stops.push(() => this.client.off(event, refresh));
     }
