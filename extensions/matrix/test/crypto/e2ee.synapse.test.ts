@@ -156,6 +156,24 @@ describe.skipIf(synapse instanceof Error)("Matrix end-to-end encryption (Synapse
     await bot.waitForMessage(roomId, (body) => body === "still there?");
   });
 
+  it("leaves an account's existing secret storage alone without its recovery key, and says where to put it", async () => {
+    const newDevice = await loginNewDevice(server.baseUrl, botCredentials.userId, botCredentials.password);
+    const noKeyDir = tempDir("mx-crypto-nokey-");
+    const keysBefore = await bot.client.getCrypto()?.getCrossSigningKeyId();
+    const stranger = await startBot({ baseUrl: server.baseUrl, dir: noKeyDir, credentials: newDevice, sync: false });
+    try {
+      expect(stranger.e2ee.status()).toEqual({ deviceId: newDevice.deviceId, verified: false, crossSigning: false, backup: false });
+      const warnings = stranger.log.filter((line) => line.level === "warn").map((line) => line.message);
+      expect(warnings.some((m) => m.includes(`write it to ${join(noKeyDir, "recovery-key")}`))).toBe(true);
+      expect(warnings.some((m) => m.startsWith("Matrix recovery key"))).toBe(false);
+    } finally {
+      await stranger.stop();
+    }
+    // The account's identity is unchanged: the first device is still cross-signed by the same key.
+    expect(await bot.client.getCrypto()?.getCrossSigningKeyId()).toBe(keysBefore);
+    expect(await bot.client.getCrypto()?.isCrossSigningReady()).toBe(true);
+  });
+
   it("refuses a client whose access token belongs to another device than the store", async () => {
     const otherDevice = await loginNewDevice(server.baseUrl, botCredentials.userId, botCredentials.password);
     // The store in `dir` belongs to the first device; its id wins, and the token does not match it.
