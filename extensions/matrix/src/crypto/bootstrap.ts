@@ -5,7 +5,7 @@
  * that the account already has and this device cannot open: it warns and says how to fix it.
  */
 import type { PluginLogger } from "@openclaw/plugin-sdk";
-import type { AuthDict, MatrixClient, UIAuthCallback } from "matrix-js-sdk";
+import { type AuthDict, ClientEvent, type MatrixClient, MatrixEvent, type UIAuthCallback } from "matrix-js-sdk";
 import type { CryptoApi } from "matrix-js-sdk/lib/crypto-api/index.js";
 import type { RecoveryKey } from "./recovery-key.js";
 
@@ -120,27 +120,54 @@ async function setUpBackup(ctx: BootstrapContext): Promise<void> {
 }
 
 /**
+ * matrix-js-sdk's secret storage waits for its own account-data writes to come back through
+ * `/sync` (`setDefaultKeyId`). Setup runs before `startClient`, so the echo is made here: after
+ * each successful write, `ClientEvent.AccountData` is emitted with what was written.
+ */
+async function withAccountDataEcho<T>(client: MatrixClient, fn: () => Promise<T>): Promise<T> {
+  const original = client.setAccountData;
+  client.setAccountData = async (...args: Parameters<MatrixClient["setAccountData"]>) => {
+    const result = await original.apply(client, args);
+    const [type, content] = args;
+    client.emit(ClientEvent.AccountData, new MatrixEvent({ type, content: content as Record<string, unknown> }));
+    return result;
+  };
+  try {
+    return await fn();
+  } finally {
+    client.setAccountData = original;
+  }
+}
+
+/**
  * Runs the whole setup. Failures are logged with their fix and do not stop the channel:
  * messages still encrypt and decrypt without cross-signing or backup.
  */
 export async function bootstrapTrust(ctx: BootstrapContext): Promise<void> {
-  const { crypto, client, log } = ctx;
   try {
-    await uploadPendingKeys(crypto);
-    const secretStorageExists = await client.secretStorage.hasKey();
-    const secretStorageOpen = secretStorageExists && ctx.recovery.known;
-    if (secretStorageExists && !ctx.recovery.known) {
-      log.warn(
-        `Matrix: ${ctx.userId} has secret storage (set up by another client) but no recovery key is known here; ` +
-          `write it to ${ctx.recovery.path} (mode 0600) and restart to cross-sign this device and use the key backup.`,
-      );
-    }
-    await setUpCrossSigning(ctx, secretStorageOpen);
-    if (!secretStorageExists && (await hasLocalCrossSigningKeys(crypto))) await createSecretStorage(ctx);
-    if (secretStorageOpen || ctx.recovery.known) await setUpBackup(ctx);
+    await uploadPendingKeys(ctx.crypto);
+    await withAccountDataEcho(ctx.client, () => runSetup(ctx));
+    // Query our own keys again (this call does for the own user), so the signatures just
+    // uploaded for this device count locally: status().verified.
+    await ctx.crypto.userHasCrossSigningKeys(ctx.userId, true);
   } catch (error) {
-    log.error(`Matrix: end-to-end encryption setup for ${ctx.userId} is incomplete: ${(error as Error).message}`, {
+    ctx.log.error(`Matrix: end-to-end encryption setup for ${ctx.userId} is incomplete: ${(error as Error).message}`, {
       error: String(error),
     });
   }
+}
+
+async function runSetup(ctx: BootstrapContext): Promise<void> {
+  const { crypto, client, log } = ctx;
+  const secretStorageExists = await client.secretStorage.hasKey();
+  const secretStorageOpen = secretStorageExists && ctx.recovery.known;
+  if (secretStorageExists && !ctx.recovery.known) {
+    log.warn(
+      `Matrix: ${ctx.userId} has secret storage (set up by another client) but no recovery key is known here; ` +
+        `write it to ${ctx.recovery.path} (mode 0600) and restart to cross-sign this device and use the key backup.`,
+    );
+  }
+  await setUpCrossSigning(ctx, secretStorageOpen);
+  if (!secretStorageExists && (await hasLocalCrossSigningKeys(crypto))) await createSecretStorage(ctx);
+  if (secretStorageOpen || ctx.recovery.known) await setUpBackup(ctx);
 }

@@ -106,8 +106,18 @@ export async function openCryptoStore(opts: CryptoSetupOptions): Promise<CryptoS
     );
   }
   const factory = createIndexedDbFactory();
-  const raw = await readOptionalFile(join(opts.dir, SNAPSHOT_FILE));
-  if (raw) await restoreFactory(factory, deserialize(raw) as FactorySnapshot);
+  const snapshotPath = join(opts.dir, SNAPSHOT_FILE);
+  const raw = await readOptionalFile(snapshotPath);
+  if (raw) {
+    try {
+      await restoreFactory(factory, deserialize(raw) as FactorySnapshot);
+    } catch (error) {
+      throw new Error(
+        `The Matrix crypto store ${snapshotPath} cannot be read (${(error as Error).message}). Restore the file from a backup, ` +
+          `or move ${opts.dir} away and start a new device with the recovery key (docs/channels/matrix-encryption.md, "After a lost crypto store").`,
+      );
+    }
+  }
   const recovery = new RecoveryKey(join(opts.dir, RECOVERY_KEY_FILE), opts.recoveryKey);
   await recovery.load();
   return new PersistentCryptoStore(opts, factory, device, !raw, recovery);
@@ -217,7 +227,12 @@ class E2eeSession implements MatrixE2ee {
     const refresh = (): void => {
       this.refresh().catch((error) => this.log.debug("Matrix: crypto status refresh failed", { error: String(error) }));
     };
-    for (const event of [CryptoEvent.KeyBackupStatus, CryptoEvent.UserTrustStatusChanged, CryptoEvent.KeysChanged] as const) {
+    for (const event of [
+      CryptoEvent.KeyBackupStatus,
+      CryptoEvent.UserTrustStatusChanged,
+      CryptoEvent.KeysChanged,
+      CryptoEvent.DevicesUpdated,
+    ] as const) {
       this.client.on(event, refresh);
       this.stops.push(() => this.client.off(event, refresh));
     }
