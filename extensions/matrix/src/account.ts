@@ -4,7 +4,9 @@
  * account, `MATRIX_HOMESERVER` / `MATRIX_ACCESS_TOKEN` / `MATRIX_USER_ID` / `MATRIX_PASSWORD`.
  */
 import { AccountConfigError, DEFAULT_ACCOUNT_ID, listAccountIds, type ResolveAccountInput } from "@openclaw/plugin-sdk";
+import { isPlainObject } from "@openclaw/plugin-sdk/config";
 import { MATRIX_MEDIA_MAX_MB, MATRIX_TEXT_LIMIT, type matrixConfigSchema } from "./config.js";
+import { aliasKeysOf } from "./inbound/room-aliases.js";
 import { type MatrixStreaming, parseMatrixStreaming } from "./streaming.js";
 
 export type { MatrixStreamingMode } from "./streaming.js";
@@ -43,6 +45,8 @@ export interface MatrixAccount {
   mediaMaxBytes: number;
   /** `streaming.mode` (default "off"), the account's `streaming` object and its per-room overrides. */
   streaming: MatrixStreaming;
+  /** The `#alias:server` keys of `groups` and `streaming.rooms`, resolved to room ids by the session. */
+  roomAliases: string[];
 }
 
 /** The config path of a key of an account, e.g. `channels.matrix.accounts.work.accessToken`. */
@@ -114,6 +118,7 @@ export function resolveMatrixAccount(input: ResolveAccountInput<typeof matrixCon
   const limit = typeof config.textChunkLimit === "number" ? Math.min(config.textChunkLimit, MATRIX_TEXT_LIMIT) : MATRIX_TEXT_LIMIT;
   const mediaMb = typeof config.mediaMaxMb === "number" ? config.mediaMaxMb : MATRIX_MEDIA_MAX_MB;
   const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter(nonEmpty) : []);
+  const streaming = parseMatrixStreaming(config.streaming);
   return {
     accountId,
     homeserver: homeserver.replace(/\/+$/, ""),
@@ -133,6 +138,7 @@ export function resolveMatrixAccount(input: ResolveAccountInput<typeof matrixCon
     readReceipts: config.readReceipts !== false,
     textChunkLimit: limit,
     mediaMaxBytes: Math.round(mediaMb * 1024 * 1024),
-    streaming: parseMatrixStreaming(config.streaming),
+    streaming,
+    roomAliases: aliasKeysOf([...Object.keys(isPlainObject(config.groups) ? config.groups : {}), ...Object.keys(streaming.rooms)]),
   };
 }

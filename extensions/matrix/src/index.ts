@@ -45,7 +45,7 @@ export {
 export { editContent, markdownToHtml, relationFor, textContent, withRelation, type TextStyle } from "./outbound/content.js";
 export { DEFAULT_RETRY_AFTER_MS, toSendError } from "./outbound/errors.js";
 export { createMatrixOutbound, type MatrixOutboundOptions, type MatrixTransport } from "./outbound/outbound.js";
-export { connectMatrixAccount, identityLine, type MatrixRuntime, type MatrixSession } from "./session.js";
+export { connectMatrixAccount, statusDetails, type MatrixRuntime, type MatrixSession } from "./session.js";
 
 /** The Matrix channel plugin with production settings. */
 const matrixPlugin = createMatrixPlugin();

@@ -13,6 +13,7 @@ import type { CryptoStore, MatrixE2ee } from "./crypto/index.js";
 import { decryptAttachment, type EncryptedFile } from "./crypto/media.js";
 import { decideAutoJoin } from "./inbound/invites.js";
 import type { MentionTarget } from "./inbound/mentions.js";
+import { RoomAliasCache } from "./inbound/room-aliases.js";
 import { normalizeRoomMessage, type RawRoomEvent } from "./inbound/normalize.js";
 import { type MatrixLogin, loginMatrix } from "./login.js";
 import { createMatrixOutbound, type MatrixTransport } from "./outbound/outbound.js";
@@ -30,18 +31,25 @@ export interface MatrixRuntime {
 export interface MatrixSession extends AccountSession {
   /** The bytes of an inbound file (`InboundMedia.fileId`, an `mxc://` URI), decrypted when it came encrypted. */
   downloadMedia(fileId: string): Promise<Buffer>;
-  /** Who the bot is and its device; `verified` from the crypto status when encryption is on. */
-  identity(): { userId: string; deviceId?: string; encryption: boolean; verified?: boolean };
+  /** Who the bot is and its device; `verified`, `crossSigning` and `keyBackup` from the crypto status when encryption is on. */
+  identity(): { userId: string; deviceId?: string; encryption: boolean; verified?: boolean; crossSigning?: boolean; keyBackup?: boolean };
 }
 
 const HANDLED_IDS_KEPT = 2000;
 const FILES_KEPT = 200;
 
-/** The status line of `openclaw channels status`: user, device, and encryption state. */
-export function identityLine(id: ReturnType<MatrixSession["identity"]>): string {
-  const device = id.deviceId ? `device ${id.deviceId}` : "device unknown";
-  const e2ee = id.encryption ? `encryption on, ${id.verified ? "verified" : "not verified"}` : "encryption off";
-  return `${id.userId} (${device}, ${e2ee})`;
+/**
+ * What `openclaw channels status` shows under the account (`AccountStatus.details`): the device,
+ * whether encryption is on and, when it is, whether the device is verified (cross-signed by the
+ * account), whether cross-signing is set up and whether room keys are backed up.
+ */
+export function statusDetails(id: ReturnType<MatrixSession["identity"]>): Record<string, string> {
+  const yesNo = (value: boolean | undefined) => (value ? "yes" : "no");
+  return {
+    device: id.deviceId ?? "unknown",
+    encryption: id.encryption ? "on" : "off",
+    ...(id.encryption ? { verified: yesNo(id.verified), "cross-signing": yesNo(id.crossSigning), "key backup": yesNo(id.keyBackup) } : {}),
+  };
 }
 
 /** Connects one account and resolves once its first sync is done. */
@@ -96,6 +104,11 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
     ...(cryptoStore?.createClientOptions() ?? {}),
   });
   if (cryptoStore) e2ee = await cryptoStore.enable(client);
+
+  // Alias keys of groups and streaming.rooms, resolved now and each time the bot joins a room.
+  const aliasCache = new RoomAliasCache(account.roomAliases, async (alias) => (await client.getRoomIdForAlias(alias)).room_id, log);
+  await aliasCache.refresh();
+  const configKeysOf = (roomId: string): string[] => [roomId, ...aliasCache.aliasesOf(roomId)];
 
   const bot: MentionTarget = { userId: login.userId, patterns: account.mentionPatterns };
   client
@@ -166,6 +179,8 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
     });
     remember(handled, eventId, HANDLED_IDS_KEPT);
     if (!message) return;
+    const roomAliases = aliasCache.aliasesOf(raw.room_id);
+    if (roomAliases.length > 0) message.chat = { ...message.chat, aliases: roomAliases };
     const file = raw.content.file as EncryptedFile | undefined;
     if (file?.url) {
       files.set(file.url, file);
@@ -209,7 +224,9 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
   });
 
   client.on(RoomMemberEvent.Membership, (event, member) => {
-    if (member.userId !== login.userId || member.membership !== "invite") return;
+    if (member.userId !== login.userId) return;
+    if (member.membership === "join" && client.getSyncState() !== null) void aliasCache.refresh();
+    if (member.membership !== "invite") return;
     const room = client.getRoom(member.roomId);
     const state = room?.currentState;
     const canonical = state?.getStateEvents("m.room.canonical_alias", "")?.getContent() as
@@ -232,7 +249,7 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
       .catch((error: unknown) => log.warn(`could not join ${member.roomId}: ${String(error)}`));
   });
 
-  const modeFor = (roomId: string): MatrixStreamingMode => roomStreamingMode(account.streaming, [roomId]);
+  const modeFor = (roomId: string): MatrixStreamingMode => roomStreamingMode(account.streaming, configKeysOf(roomId));
   const transport = clientTransport(client, sentByBot);
   const outbound = createMatrixOutbound(transport, {
     modeFor,
@@ -247,8 +264,19 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
       userId: login.userId,
       ...(device ? { deviceId: device } : {}),
       encryption: account.encryption,
-      ...(status ? { verified: status.verified } : {}),
+      ...(status ? { verified: status.verified, crossSigning: status.crossSigning, keyBackup: status.backup } : {}),
     };
+  };
+
+  // Verification may finish after the first sync (or be done from another device): the details
+  // are reported again whenever a sync finds them changed.
+  let reported = "";
+  const reportConnected = (): void => {
+    const details = statusDetails(identity());
+    const key = JSON.stringify(details);
+    if (key === reported) return;
+    reported = key;
+    ctx.status({ state: "connected", identity: login.userId, details });
   };
 
   let fail: (error: Error) => void = () => undefined;
@@ -276,7 +304,7 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
       const error = data?.error as { errcode?: string } | undefined;
       if (state === SyncState.Prepared || state === SyncState.Syncing) {
         clearTimeout(timer);
-        ctx.status({ state: "connected", identity: identityLine(identity()) });
+        reportConnected();
         resolve();
       } else if (state === SyncState.Error) {
         if (error?.errcode === "M_UNKNOWN_TOKEN") {
@@ -291,8 +319,10 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
           fail(configError);
           return;
         }
+        reported = "";
         ctx.status({ state: "reconnecting", detail: `sync with ${account.homeserver} failed; retrying` });
       } else if (state === SyncState.Reconnecting) {
+        reported = "";
         ctx.status({ state: "reconnecting", detail: `sync with ${account.homeserver} is reconnecting` });
       }
     });
@@ -311,7 +341,7 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
     typing: account.typing ? outbound.typing : async () => undefined,
     closed,
     identity,
-    streamingFor: (chat) => roomStreamingConfig(account.streaming, [chat.id]),
+    streamingFor: (chat) => roomStreamingConfig(account.streaming, configKeysOf(chat.id)),
     async downloadMedia(fileId) {
       const url = client.mxcUrlToHttp(fileId, undefined, undefined, undefined, false, true, true);
       if (!url) throw new Error(`Matrix: ${fileId} is not an mxc:// URI`);

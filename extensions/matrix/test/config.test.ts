@@ -54,6 +54,7 @@ describe("accounts", () => {
       textChunkLimit: 4000,
       mediaMaxBytes: 20 * 1024 * 1024,
       streaming: { mode: "off", rooms: {}, config: {} },
+      roomAliases: [],
     });
   });
 
@@ -88,6 +89,7 @@ describe("accounts", () => {
       "work",
     );
     expect(account.streaming.mode).toBe("partial");
+    expect(account.roomAliases).toEqual([]);
     expect(account.streaming.rooms).toEqual({ "!a:m.org": { mode: "quiet" }, "!b:m.org": { mode: "off" } });
   });
 
@@ -117,6 +119,15 @@ describe("accounts", () => {
       progress: { maxLines: 2, label: "Working" },
     });
     expect(roomStreamingMode(account.streaming, ["!other:m.org"])).toBe("off");
+    // Alias keys the session resolves to room ids: from groups and streaming.rooms, once each.
+    expect(
+      resolve({
+        homeserver: "https://m.org",
+        accessToken: "t",
+        groups: { "#ops:m.org": { requireMention: false }, "!id:m.org": {}, "*": {} },
+        streaming: { rooms: { "#ops:m.org": { mode: "partial" }, "#talk:m.org": { mode: "quiet" } } },
+      }).roomAliases,
+    ).toEqual(["#ops:m.org", "#talk:m.org"]);
 
     const quiet = resolve(
       {

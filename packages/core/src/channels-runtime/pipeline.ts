@@ -194,7 +194,13 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const route = resolveRoute(message, deps.config, rulesOf);
     if (message.chat.kind !== "direct") {
       const ids = idsOf(accessAccount);
-      const group = resolveGroupSettings(ids, resolveAccessConfig(ids, account.config), message.chat.id, message.chat.threadId);
+      const group = resolveGroupSettings(
+        ids,
+        resolveAccessConfig(ids, account.config),
+        message.chat.id,
+        message.chat.threadId,
+        message.chat.aliases,
+      );
       deps.runtime.setSessionInstructions(route.sessionKey, group.systemPrompt);
     }
     const caps = account.capabilitiesFor(message.chat);

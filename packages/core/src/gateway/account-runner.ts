@@ -252,6 +252,10 @@ export class AccountRunner {
     }
     if (update.detail !== undefined) report.detail = update.detail;
     if (update.identity !== undefined) report.identity = update.identity;
+    if (update.details !== undefined) {
+      if (Object.keys(update.details).length > 0) report.details = { ...update.details };
+      else delete report.details;
+    }
     if (update.lastInboundAt !== undefined) report.lastInboundAt = update.lastInboundAt;
     if (update.lastOutboundAt !== undefined) report.lastOutboundAt = update.lastOutboundAt;
     if (update.state === "error" && update.detail) report.lastError = update.detail;

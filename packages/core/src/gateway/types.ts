@@ -162,6 +162,8 @@ export interface AccountStatusReport {
   /** State `needs-login`: the command that links the account, e.g. `openclaw channels login <channel>`. */
   loginCommand?: string;
   identity?: string;
+  /** The plugin's facts about the connection (`AccountStatus.details`), e.g. a device id. */
+  details?: Record<string, string>;
   /** The last crash or start error, kept after the account recovered. */
   lastError?: string;
   /** How many times the account was restarted after a crash. */

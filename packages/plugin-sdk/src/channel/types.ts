@@ -16,6 +16,12 @@ export interface ChatRef {
    * (a forum topic, which may name its own agent in `groups.<chat>.topics`) adds `:topic:<id>`.
    */
   threadKind?: "thread" | "topic";
+  /**
+   * Other names of this chat that config may key it by (e.g. the `#alias:server` names a Matrix
+   * room was found under): `groups.<key>` lookups try `id` first, then these, in order. A plugin
+   * sets it on inbound messages when the platform has such names; absent: `id` only.
+   */
+  aliases?: readonly string[];
 }
 
 /** Who sent an inbound message. */
@@ -194,6 +200,12 @@ export interface AccountStatus {
   detail?: string;
   /** The bot's own identity once known, e.g. "@my_bot". */
   identity?: string;
+  /**
+   * Facts about the connection that `openclaw channels status` shows one per line as
+   * `key: value` (and `--json` as an object), e.g. Matrix's `{ device: "ABCDEFGHIJ",
+   * encryption: "on", verified: "yes" }`. An update replaces the whole map; `{}` clears it.
+   */
+  details?: Record<string, string>;
   lastInboundAt?: number;
   lastOutboundAt?: number;
 }
