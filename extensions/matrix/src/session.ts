@@ -7,7 +7,16 @@
  */
 import path from "node:path";
 import { AccountConfigError, type AccountContext, type AccountSession } from "@openclaw/plugin-sdk";
-import { ClientEvent, type MatrixClient, type MatrixEvent, type Room, RoomEvent, RoomMemberEvent, SyncState } from "matrix-js-sdk";
+import {
+  ClientEvent,
+  EventStatus,
+  type MatrixClient,
+  type MatrixEvent,
+  type Room,
+  RoomEvent,
+  RoomMemberEvent,
+  SyncState,
+} from "matrix-js-sdk";
 import { accountKeyPath, type MatrixAccount } from "./account.js";
 import type { CryptoStore, MatrixE2ee } from "./crypto/index.js";
 import { decryptAttachment, type EncryptedFile } from "./crypto/media.js";
@@ -364,17 +373,33 @@ async function addDirectRoom(client: MatrixClient, userId: string, roomId: strin
   await client.setAccountData("m.direct" as never, direct as never);
 }
 
+/**
+ * Sends an event under `txnId` once, also when the send is retried: matrix-js-sdk keeps the local
+ * echo of a failed send (a 429, a network error) under its transaction id and refuses a second
+ * `sendEvent` with it, so a retry resends that echo (same transaction: the homeserver answers a
+ * duplicate with the first event's id), and a send already accepted answers its event id.
+ */
+async function sendOnce(client: MatrixClient, roomId: string, txnId: string, send: () => Promise<{ event_id: string }>): Promise<string> {
+  const room = client.getRoom(roomId);
+  const earlier = room?.getEventForTxnId(txnId);
+  if (room && earlier) {
+    if (earlier.status === EventStatus.NOT_SENT) return (await client.resendEvent(earlier, room)).event_id;
+    if ((earlier.status === null || earlier.status === EventStatus.SENT) && !earlier.getId()?.startsWith("~")) return earlier.getId()!;
+  }
+  return (await send()).event_id;
+}
+
 /** The outbound's transport on a matrix-js-sdk client (which encrypts events in encrypted rooms). */
 function clientTransport(client: MatrixClient, sentByBot: Set<string>): MatrixTransport {
   return {
     async sendEvent(roomId, type, content, txnId) {
-      const res = await client.sendEvent(roomId, null, type as never, content as never, txnId);
-      sentByBot.add(res.event_id);
+      const eventId = await sendOnce(client, roomId, txnId, () => client.sendEvent(roomId, null, type as never, content as never, txnId));
+      sentByBot.add(eventId);
       if (sentByBot.size > HANDLED_IDS_KEPT) sentByBot.delete(sentByBot.values().next().value as string);
-      return res.event_id;
+      return eventId;
     },
     async redact(roomId, eventId, txnId) {
-      await client.redactEvent(roomId, eventId, txnId);
+      await sendOnce(client, roomId, txnId, () => client.redactEvent(roomId, eventId, txnId));
     },
     async upload(data, info) {
       const res = await client.uploadContent(Buffer.from(data), { type: info.type, name: info.name, includeFilename: false });

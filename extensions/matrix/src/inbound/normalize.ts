@@ -82,12 +82,18 @@ export function replyTargetOf(content: Record<string, unknown>): string | undefi
   return typeof id === "string" ? id : undefined;
 }
 
+const nonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== "";
+
 /**
  * The `InboundMessage` of a room message, or undefined for events that are not new messages
- * (edits, redactions, notices of other bots, state, messages without text or media).
+ * (edits, redactions, notices of other bots, state, messages without text or media) and for
+ * malformed ones (no event id, room or well-formed sender). A missing or bad `origin_server_ts`
+ * becomes the time it was read.
  */
 export function normalizeRoomMessage(event: RawRoomEvent, ctx: NormalizeContext): InboundMessage | undefined {
   if (event.type !== "m.room.message" && event.type !== "m.sticker") return undefined;
+  if (!nonEmptyString(event.event_id) || !nonEmptyString(event.room_id)) return undefined;
+  if (typeof event.sender !== "string" || !/^@[^:\s]+:\S+$/.test(event.sender)) return undefined;
   const content = event.content;
   if (typeof content !== "object" || content === null) return undefined;
   const relates = content["m.relates_to"] as { rel_type?: unknown } | undefined;
@@ -126,7 +132,7 @@ export function normalizeRoomMessage(event: RawRoomEvent, ctx: NormalizeContext)
     },
     text,
     mentionsBot: ctx.isDirect || mentioned,
-    receivedAt: event.origin_server_ts,
+    receivedAt: Number.isFinite(event.origin_server_ts) && event.origin_server_ts > 0 ? event.origin_server_ts : Date.now(),
   };
   if (media) message.media = [media];
   if (replyTo !== undefined) message.replyTo = { messageId: replyTo, fromBot };
