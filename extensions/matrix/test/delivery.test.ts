@@ -3,6 +3,7 @@
 // redactions removed): a 4000+-character streamed reply never shows text twice, never leaves a
 // preview live, and 429s wait for retry_after_ms.
 import { createDeliveryStrategy, type DeliveryPlanKind, InMemoryDeliveryLedger, type ReplyEvent, SendBudget } from "@openclaw/delivery";
+import { DEFAULT_BLOCK_SETTINGS, numberedReply } from "./replies.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMatrixOutbound, LIVE_MARKER, MATRIX_CAPABILITIES, type MatrixStreamingMode, type MatrixTransport } from "../src/index.js";
 
@@ -68,13 +69,6 @@ class RecordingRoom implements MatrixTransport {
   }
 }
 
-/** Numbered sentences, so any repeated or lost text shows. */
-function reply(chars: number): string {
-  let text = "";
-  for (let i = 0; text.length < chars; i++) text += `Sentence number ${i} is here.${i % 7 === 6 ? "\n\n" : " "}`;
-  return text.trim();
-}
-
 function numbersIn(texts: string[]): number[] {
   return (texts.join(" ").match(/Sentence number (\d+)/g) ?? []).map((s) => Number(s.slice("Sentence number ".length)));
 }
@@ -95,13 +89,7 @@ async function deliver(plan: DeliveryPlanKind, mode: MatrixStreamingMode, text: 
     editLimit: MATRIX_CAPABILITIES.editLimit,
     minEditIntervalMs: MATRIX_CAPABILITIES.minEditIntervalMs,
     chunkMode: "length",
-    block: {
-      minChars: 800,
-      maxChars: 1200,
-      breakPreference: "paragraph",
-      coalesce: { minChars: 800, maxChars: 1200, idleMs: 1000 },
-      break: "text_end",
-    },
+    block: DEFAULT_BLOCK_SETTINGS,
     typing: true,
     signal: new AbortController().signal,
     log: { warn: () => undefined },
@@ -128,7 +116,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const text = reply(4500);
+const text = numberedReply(4500);
 const bodies = (room: RecordingRoom) => room.visible().map((e) => String(e.content.body));
 
 describe("a 4500-character streamed reply", () => {

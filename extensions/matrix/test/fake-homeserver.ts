@@ -14,6 +14,8 @@ export interface FakeWorld {
   config: Record<string, unknown>;
   /** Registers a person (once) and returns their user id. */
   person(localpart: string): Promise<string>;
+  /** A person's client-server API call with their token, e.g. `api("@alice:fake.test", "POST", "/createRoom", {...})`. */
+  api(userId: string, method: string, path: string, body?: unknown, contentType?: string): Promise<any>;
   /** A room `creator` made with the bot in it (joined), optionally a DM. */
   roomWithBot(creator: string, opts?: { isDirect?: boolean; name?: string }): Promise<string>;
   close(): Promise<void>;
@@ -24,17 +26,25 @@ export async function startWorld(extra: Record<string, unknown> = {}): Promise<F
   await quietMatrixSdkLogs();
   const fake = await startFakeHomeserver();
   const bot = await fake.registerUser("bot", { displayName: "Claw" });
-  const people = new Set<string>();
+  const tokens = new Map<string, string>();
   return {
     fake,
     config: { homeserver: fake.baseUrl, accessToken: bot.accessToken, ...extra },
     async person(localpart) {
       const userId = `@${localpart}:${fake.serverName}`;
-      if (!people.has(userId)) {
-        await fake.registerUser(localpart, { displayName: localpart });
-        people.add(userId);
-      }
+      if (!tokens.has(userId)) tokens.set(userId, (await fake.registerUser(localpart, { displayName: localpart })).accessToken);
       return userId;
+    },
+    async api(userId, method, path, body, contentType = "application/json") {
+      const prefix = path.startsWith("/upload") ? "/_matrix/media/v3" : "/_matrix/client/v3";
+      const response = await fetch(`${fake.baseUrl}${prefix}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${tokens.get(userId)}`, "content-type": contentType },
+        ...(body === undefined ? {} : { body: body instanceof Uint8Array ? body : JSON.stringify(body) }),
+      });
+      const json = await response.json();
+      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(json)}`);
+      return json;
     },
     async roomWithBot(creator, opts = {}) {
       const roomId = fake.createRoom(creator, { invite: [BOT], ...opts });
