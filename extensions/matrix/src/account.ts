@@ -4,8 +4,10 @@
  * account, `MATRIX_HOMESERVER` / `MATRIX_ACCESS_TOKEN` / `MATRIX_USER_ID` / `MATRIX_PASSWORD`.
  */
 import { AccountConfigError, DEFAULT_ACCOUNT_ID, listAccountIds, type ResolveAccountInput } from "@openclaw/plugin-sdk";
-import { isPlainObject } from "@openclaw/plugin-sdk/config";
 import { MATRIX_MEDIA_MAX_MB, MATRIX_TEXT_LIMIT, type matrixConfigSchema } from "./config.js";
+import { type MatrixStreaming, parseMatrixStreaming } from "./streaming.js";
+
+export type { MatrixStreamingMode } from "./streaming.js";
 
 /** Environment variables read for the default account only. */
 export const MATRIX_ENV = {
@@ -14,9 +16,6 @@ export const MATRIX_ENV = {
   userId: "MATRIX_USER_ID",
   password: "MATRIX_PASSWORD",
 } as const;
-
-/** A streaming mode of Matrix. */
-export type MatrixStreamingMode = "off" | "partial" | "quiet" | "progress";
 
 /** The effective settings of one Matrix account, as `resolveAccount` returns them. */
 export interface MatrixAccount {
@@ -42,8 +41,8 @@ export interface MatrixAccount {
   readReceipts: boolean;
   textChunkLimit: number;
   mediaMaxBytes: number;
-  /** `streaming.mode` (default "off") and its per-room overrides. */
-  streaming: { mode: MatrixStreamingMode; rooms: Record<string, MatrixStreamingMode> };
+  /** `streaming.mode` (default "off"), the account's `streaming` object and its per-room overrides. */
+  streaming: MatrixStreaming;
 }
 
 /** The config path of a key of an account, e.g. `channels.matrix.accounts.work.accessToken`. */
@@ -59,17 +58,6 @@ const nonEmpty = (value: unknown): value is string => typeof value === "string" 
  */
 export function listMatrixAccounts(channelConfig: Record<string, unknown>, env: NodeJS.ProcessEnv): string[] {
   return listAccountIds(channelConfig, nonEmpty(channelConfig.homeserver) || nonEmpty(env[MATRIX_ENV.homeserver]));
-}
-
-function streamingOf(config: Record<string, unknown>): MatrixAccount["streaming"] {
-  const streaming = isPlainObject(config.streaming) ? config.streaming : {};
-  const rooms: Record<string, MatrixStreamingMode> = {};
-  if (isPlainObject(streaming.rooms)) {
-    for (const [roomId, room] of Object.entries(streaming.rooms)) {
-      if (isPlainObject(room) && typeof room.mode === "string") rooms[roomId] = room.mode as MatrixStreamingMode;
-    }
-  }
-  return { mode: (streaming.mode as MatrixStreamingMode | undefined) ?? "off", rooms };
 }
 
 function compilePatterns(patterns: readonly string[], accountId: string): RegExp[] {
@@ -145,6 +133,6 @@ export function resolveMatrixAccount(input: ResolveAccountInput<typeof matrixCon
     readReceipts: config.readReceipts !== false,
     textChunkLimit: limit,
     mediaMaxBytes: Math.round(mediaMb * 1024 * 1024),
-    streaming: streamingOf(config),
+    streaming: parseMatrixStreaming(config.streaming),
   };
 }

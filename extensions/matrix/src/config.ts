@@ -10,6 +10,7 @@ import {
   defineChannelConfig,
   groupSettingsShape,
   previewStreamingSchema,
+  progressOptionsSchema,
   type SenderIdProblem,
   STANDARD_FLAT_KEYS,
 } from "@openclaw/plugin-sdk/config";
@@ -31,9 +32,15 @@ const matrixGroupSchema = z.strictObject({ ...groupSettingsShape });
 
 const roomStreamingSchema = z
   .strictObject({
-    mode: z.enum(MATRIX_STREAMING_MODES).optional().describe("Live preview mode in this room (default: the account's streaming.mode)."),
+    mode: z
+      .enum(MATRIX_STREAMING_MODES)
+      .optional()
+      .describe(
+        'Live preview mode in this room (default: the account\'s streaming.mode); "off" turns previews off here, any other mode turns them on.',
+      ),
+    progress: progressOptionsSchema.optional().describe("Progress draft options in this room, laid over the account's streaming.progress."),
   })
-  .describe("Streaming settings of one room.");
+  .describe("Streaming settings of one room, laid over the account's streaming.");
 
 /** Zod schema of `channels.matrix` (root keys, `accounts.<id>` overrides, nested `streaming`). */
 export const matrixConfigSchema = channelConfigSchema({
@@ -48,7 +55,9 @@ export const matrixConfigSchema = channelConfigSchema({
       rooms: z
         .record(z.string().min(1), roomStreamingSchema)
         .optional()
-        .describe("Per-room overrides keyed by room id (`!abc:example.org`); an account's rooms merge with the channel's."),
+        .describe(
+          "Per-room overrides keyed by room id (`!abc:example.org`) or alias (`#room:example.org`, resolved when the bot connects or joins); an account's rooms merge with the channel's.",
+        ),
     },
   }),
   shared: {

@@ -24,6 +24,13 @@ export {
   matrixConfigSchema,
 } from "./config.js";
 export { loginMatrix, SESSION_FILE, whoami, type MatrixLogin } from "./login.js";
+export {
+  parseMatrixStreaming,
+  roomStreamingConfig,
+  roomStreamingMode,
+  type MatrixRoomStreaming,
+  type MatrixStreaming,
+} from "./streaming.js";
 export { PersistedSyncStore, SYNC_FILE, type PersistedSyncStoreOptions } from "./sync-store.js";
 export { decideAutoJoin, type Invite } from "./inbound/invites.js";
 export { localpartOf, mentionsBot, stripLeadingMention, type MentionTarget } from "./inbound/mentions.js";

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { AccountConfigError, type AccountContext, type AccountSession } from "@openclaw/plugin-sdk";
 import { ClientEvent, type MatrixClient, type MatrixEvent, type Room, RoomEvent, RoomMemberEvent, SyncState } from "matrix-js-sdk";
-import { accountKeyPath, type MatrixAccount, type MatrixStreamingMode } from "./account.js";
+import { accountKeyPath, type MatrixAccount } from "./account.js";
 import type { CryptoStore, MatrixE2ee } from "./crypto/index.js";
 import { decryptAttachment, type EncryptedFile } from "./crypto/media.js";
 import { decideAutoJoin } from "./inbound/invites.js";
@@ -16,6 +16,7 @@ import type { MentionTarget } from "./inbound/mentions.js";
 import { normalizeRoomMessage, type RawRoomEvent } from "./inbound/normalize.js";
 import { type MatrixLogin, loginMatrix } from "./login.js";
 import { createMatrixOutbound, type MatrixTransport } from "./outbound/outbound.js";
+import { type MatrixStreamingMode, roomStreamingConfig, roomStreamingMode } from "./streaming.js";
 import { PersistedSyncStore } from "./sync-store.js";
 
 /** How a session makes its client (tests may wrap it). */
@@ -231,7 +232,7 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
       .catch((error: unknown) => log.warn(`could not join ${member.roomId}: ${String(error)}`));
   });
 
-  const modeFor = (roomId: string): MatrixStreamingMode => account.streaming.rooms[roomId] ?? account.streaming.mode;
+  const modeFor = (roomId: string): MatrixStreamingMode => roomStreamingMode(account.streaming, [roomId]);
   const transport = clientTransport(client, sentByBot);
   const outbound = createMatrixOutbound(transport, {
     modeFor,
@@ -310,6 +311,7 @@ export async function connectMatrixAccount(ctx: AccountContext<MatrixAccount>, r
     typing: account.typing ? outbound.typing : async () => undefined,
     closed,
     identity,
+    streamingFor: (chat) => roomStreamingConfig(account.streaming, [chat.id]),
     async downloadMedia(fileId) {
       const url = client.mxcUrlToHttp(fileId, undefined, undefined, undefined, false, true, true);
       if (!url) throw new Error(`Matrix: ${fileId} is not an mxc:// URI`);

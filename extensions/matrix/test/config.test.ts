@@ -3,7 +3,7 @@ import { AccountConfigError, mergeAccountConfig } from "@openclaw/plugin-sdk";
 import { applyLegacyKeyRules, compileChannelMigrations, detectLegacyKeys } from "@openclaw/plugin-sdk/config";
 import { describe, expect, it } from "vitest";
 import configEntry from "../src/config.js";
-import plugin, { listMatrixAccounts, type MatrixAccount } from "../src/index.js";
+import plugin, { listMatrixAccounts, type MatrixAccount, roomStreamingConfig, roomStreamingMode } from "../src/index.js";
 import { renderManifest } from "../src/manifest.js";
 
 const packageDir = new URL("..", import.meta.url);
@@ -53,7 +53,7 @@ describe("accounts", () => {
       readReceipts: true,
       textChunkLimit: 4000,
       mediaMaxBytes: 20 * 1024 * 1024,
-      streaming: { mode: "off", rooms: {} },
+      streaming: { mode: "off", rooms: {}, config: {} },
     });
   });
 
@@ -87,7 +87,49 @@ describe("accounts", () => {
       },
       "work",
     );
-    expect(account.streaming).toEqual({ mode: "partial", rooms: { "!a:m.org": "quiet", "!b:m.org": "off" } });
+    expect(account.streaming.mode).toBe("partial");
+    expect(account.streaming.rooms).toEqual({ "!a:m.org": { mode: "quiet" }, "!b:m.org": { mode: "off" } });
+  });
+
+  it("a room's streaming override turns previews on where the account's mode is off, and off where it is on", () => {
+    const account = resolve({
+      homeserver: "https://m.org",
+      accessToken: "t",
+      streaming: {
+        mode: "off",
+        progress: { maxLines: 4, label: "Working" },
+        rooms: {
+          "!live:m.org": { mode: "partial" },
+          "#ops:m.org": { mode: "progress", progress: { maxLines: 2 } },
+        },
+      },
+      accounts: { quiet: { accessToken: "t2", streaming: { mode: "quiet", rooms: { "!calm:m.org": { mode: "off" } } } } },
+    });
+    // What core's delivery planner gets for each room (AccountSession.streamingFor).
+    expect(roomStreamingConfig(account.streaming, ["!live:m.org"])).toEqual({
+      mode: "partial",
+      progress: { maxLines: 4, label: "Working" },
+    });
+    expect(roomStreamingConfig(account.streaming, ["!other:m.org"])).toBeUndefined();
+    // A room named by its alias: the id first, then the aliases it resolved from.
+    expect(roomStreamingConfig(account.streaming, ["!opsroom:m.org", "#ops:m.org"])).toEqual({
+      mode: "progress",
+      progress: { maxLines: 2, label: "Working" },
+    });
+    expect(roomStreamingMode(account.streaming, ["!other:m.org"])).toBe("off");
+
+    const quiet = resolve(
+      {
+        homeserver: "https://m.org",
+        streaming: { mode: "off", rooms: { "!live:m.org": { mode: "partial" } } },
+        accounts: { quiet: { accessToken: "t2", streaming: { mode: "quiet", rooms: { "!calm:m.org": { mode: "off" } } } } },
+      },
+      "quiet",
+    );
+    expect(roomStreamingMode(quiet.streaming, ["!other:m.org"])).toBe("quiet");
+    expect(roomStreamingConfig(quiet.streaming, ["!calm:m.org"])).toEqual({ mode: "off" });
+    expect(roomStreamingConfig(quiet.streaming, ["!live:m.org"])).toEqual({ mode: "partial" });
+    expect(configEntry.schema.safeParse({ streaming: { rooms: { "!a:m.org": { mode: "block" } } } }).success).toBe(false);
   });
 });
 

@@ -10,7 +10,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ChannelOutbound, OutboundMedia, OutboundTarget, SendOptions, SentMessage } from "@openclaw/plugin-sdk";
 import { PermanentSendError } from "@openclaw/plugin-sdk";
-import type { MatrixStreamingMode } from "../account.js";
+import type { MatrixStreamingMode } from "../streaming.js";
 import { encryptAttachment } from "../crypto/media.js";
 import { editContent, textContent, withRelation } from "./content.js";
 import { toSendError } from "./errors.js";
@@ -32,7 +32,7 @@ export interface MatrixTransport {
 
 /** Options of `createMatrixOutbound`. */
 export interface MatrixOutboundOptions {
-  /** The streaming mode of a room (`streaming.rooms.<roomId>.mode`, else `streaming.mode`). */
+  /** The streaming mode of a room (`streaming.rooms.<room>.mode`, else `streaming.mode`): `quiet` previews are notices. */
   modeFor(roomId: string): MatrixStreamingMode;
   /** Largest file sent, in bytes. */
   mediaMaxBytes: number;

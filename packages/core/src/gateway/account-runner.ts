@@ -7,6 +7,7 @@ import {
   type ChannelPlugin,
   type InboundMessage,
   type PluginLogger,
+  type StreamingConfig,
 } from "@openclaw/plugin-sdk";
 import { accountCredentialsDir, loginCommandFor } from "./account-login.js";
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
@@ -144,6 +145,7 @@ export class AccountRunner {
       config: this.options.config,
       outbound: trackOutbound(sessionOutbound(base, this.sessions), () => (this.report.lastOutboundAt = this.now())),
       capabilitiesFor: (chat) => ({ ...base, ...(this.session?.capabilitiesFor?.(chat) ?? {}) }),
+      streamingFor: (chat) => this.session?.streamingFor?.(chat) ?? (this.options.config.streaming as StreamingConfig | undefined),
       log,
       signal: this.controller.signal,
     };

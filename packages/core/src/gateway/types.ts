@@ -6,6 +6,7 @@ import type {
   ChatRef,
   InboundMessage,
   PluginLogger,
+  StreamingConfig,
 } from "@openclaw/plugin-sdk";
 import type { AgentRuntime } from "../agent/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
@@ -46,6 +47,11 @@ export interface AccountHandle {
   outbound: ChannelOutbound;
   /** What the account can do in `chat`: the channel's capabilities narrowed by the session's `capabilitiesFor`. */
   capabilitiesFor(chat: ChatRef): ChannelCapabilities;
+  /**
+   * The `streaming` config of replies in `chat`: the session's `streamingFor(chat)` when it gives
+   * one (a per-chat override), else the account's merged `config.streaming`.
+   */
+  streamingFor(chat: ChatRef): StreamingConfig | undefined;
   /** Prefixed with `[<channel>:<account>]`. */
   log: PluginLogger;
   /** Fires when the gateway has finished its shutdown deadline (stop retrying sends then). */

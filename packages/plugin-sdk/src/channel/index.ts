@@ -22,6 +22,7 @@ export type {
   SendPriority,
   Sender,
   SentMessage,
+  StreamingConfig,
 } from "./types.js";
 export { SPECIFICATION_VERSION } from "./types.js";
 export {

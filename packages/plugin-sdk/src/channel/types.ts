@@ -248,6 +248,35 @@ export interface AccountSession extends ChannelOutbound {
   readonly closed: Promise<void>;
   /** What this account can do in one chat, when it differs from the channel's capabilities (QQ C2C vs group). */
   capabilitiesFor?(chat: ChatRef): Partial<ChannelCapabilities>;
+  /**
+   * The effective `streaming` config of replies in one chat, when it differs from the account's
+   * (a per-room override, e.g. Matrix's `streaming.rooms.<roomId>`). Core's delivery planner reads
+   * the returned object whole instead of the account's merged `streaming` (`mode`, `block`,
+   * `preview`, `progress`, `chunkMode`), so a plugin returns the account's object with the chat's
+   * keys laid over it. Undefined (or no method): the account's `streaming` applies. Called once
+   * per reply, before it starts; it should answer from memory.
+   */
+  streamingFor?(chat: ChatRef): StreamingConfig | undefined;
+}
+
+/**
+ * A channel's `streaming` object as configured (nested form), which the delivery planner reads:
+ * `mode` (one of the channel's preview modes or `"off"`), `chunkMode`, `block`, `preview`,
+ * `progress`, and any key the channel's schema adds (a native-stream flag).
+ */
+export interface StreamingConfig {
+  /** `"off"` or one of the channel's `delivery.previewModes`; unset: the channel's `defaultMode`. */
+  mode?: string;
+  /** How long replies are split: `"length"` (default) or also at blank lines (`"newline"`). */
+  chunkMode?: "length" | "newline";
+  /** Block replies (`enabled`) and how blocks are merged before they leave (`coalesce`). */
+  block?: { enabled?: boolean; coalesce?: { minChars?: number; maxChars?: number; idleMs?: number } };
+  /** Options of the live preview: its rotation bounds, and whether running tools show under it. */
+  preview?: { chunk?: { minChars?: number; maxChars?: number }; toolProgress?: boolean };
+  /** Options of the `progress` mode's status draft (`label`, `labels`, `maxLines`, ...). */
+  progress?: Record<string, unknown>;
+  /** Keys the channel's schema adds (e.g. a native-stream flag). */
+  [key: string]: unknown;
 }
 
 /**
