@@ -70,6 +70,7 @@ describe.skipIf(!synapseInstalled())("Matrix DM through Synapse and the real gat
   it("pairs a stranger from an encrypted DM, then answers with an encrypted streamed reply that decrypts", async () => {
     roomId = await alice.createDm(bot);
     await gateway!.waitForLog(logLine(`joined ${roomId}`));
+    await alice.waitForMember(roomId, bot);
     await alice.send(roomId, "hello");
     const pairing = await alice.waitForMessage(roomId, (m) => m.sender === bot && /pairing approve matrix/.test(m.body));
     expect(pairing).toMatchObject({ encrypted: true, decrypted: true });

@@ -42,7 +42,11 @@ export function lastAsked(body: any): string {
   return text.split("\n").at(-1) ?? "";
 }
 
-/** A fake OpenAI-compatible model that streams `answerFor(question)` in 100-character deltas, 40 ms apart. */
+/**
+ * A fake OpenAI-compatible model that streams `answerFor(question)` in 100-character deltas, 40 ms
+ * apart; a question with "PAUSE" in it holds the finished text 1.5 s before the turn ends (so a
+ * preview shows all of it before the final).
+ */
 export function startModel(): Promise<FakeModelServer> {
   return startFakeOpenAI({
     responder: (request) => {
@@ -52,6 +56,7 @@ export function startModel(): Promise<FakeModelServer> {
         if (i > 0) steps.push({ delayMs: 40 });
         steps.push({ text: text.slice(i, i + 100) });
       }
+      if (text.includes("PAUSE")) steps.push({ delayMs: 1_500 });
       return steps;
     },
   });

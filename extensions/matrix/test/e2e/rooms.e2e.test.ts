@@ -63,7 +63,10 @@ describe.skipIf(!synapseInstalled())("Matrix rooms through Synapse and the real 
       streaming: { mode: "off", rooms: Object.fromEntries(MODES.map((mode) => [modeRooms[mode], { mode }])) },
     });
     gateway = await startGateway(home);
-    for (const roomId of [group, ...Object.values(modeRooms)]) await gateway.waitForLog(logLine(`joined ${roomId}`));
+    for (const roomId of [group, ...Object.values(modeRooms)]) {
+      await gateway.waitForLog(logLine(`joined ${roomId}`));
+      await alice.waitForMember(roomId, bot);
+    }
   }, 180_000);
 
   afterAll(async () => {
@@ -100,13 +103,23 @@ describe.skipIf(!synapseInstalled())("Matrix rooms through Synapse and the real 
     expect(request).toContain("dot.png");
   }, 60_000);
 
+  it("ends a partial preview that already shows the whole reply with a last edit without the live marker", async () => {
+    const roomId = modeRooms.partial!;
+    // The model pauses after its text, so the preview shows all of it before the turn ends.
+    await alice.send(roomId, "a short question PAUSE");
+    const reply = await alice.waitForMessage(roomId, (m) => m.sender === bot && m.body === answerFor("a short question PAUSE"));
+    expect(reply.original[LIVE]).toBeDefined();
+    await alice.waitForMessage(roomId, (m) => m.eventId === reply.eventId && !m.content?.[LIVE], 10_000);
+  }, 60_000);
+
   for (const mode of MODES) {
     it(`streams a 4000-character reply in ${mode} mode: the whole text once, nothing left live`, async () => {
       const roomId = modeRooms[mode]!;
       const expected = longAnswer(4000, mode);
+      const earlier = new Set(botMessages(roomId).map((m) => m.eventId));
       const started = Date.now();
       await alice.send(roomId, `LONG ${mode}`);
-      await alice.waitForMessage(roomId, (m) => m.sender === bot && m.body.length > 0, 30_000);
+      await alice.waitForMessage(roomId, (m) => m.sender === bot && !earlier.has(m.eventId) && m.body.length > 0, 30_000);
       const firstVisibleMs = Date.now() - started;
       await alice.waitForMessage(
         roomId,
@@ -118,7 +131,11 @@ describe.skipIf(!synapseInstalled())("Matrix rooms through Synapse and the real 
       for (const match of expected.matchAll(/sentence \d{3}/g)) expect(shown.split(match[0]).length - 1, match[0]).toBe(1);
       const messages = botMessages(roomId).filter((m) => !m.body.startsWith("You said:"));
       expect(messages.filter((m) => m.content?.[LIVE]).map((m) => m.eventId)).toEqual([]);
-      if (mode === "quiet") expect(messages.every((m) => m.msgtype === "m.notice" || m.edits === 0)).toBe(true);
+      // A preview (an edited message) starts as m.notice in quiet mode, m.text in partial mode.
+      const previews = messages.filter((m) => m.edits > 0).map((m) => m.original.msgtype);
+      if (mode === "quiet" || mode === "partial") expect(previews.length).toBeGreaterThan(0);
+      if (mode === "quiet") expect(previews.every((t) => t === "m.notice")).toBe(true);
+      if (mode === "partial") expect(previews.every((t) => t === "m.text")).toBe(true);
       const edits = messages.reduce((n, m) => n + m.edits, 0);
       console.info(`matrix e2e ${mode}: ${messages.length} events, ${edits} edits, first visible text after ${firstVisibleMs} ms`);
       if (mode === "off") expect(edits).toBe(0);
