@@ -52,6 +52,12 @@ export interface MatrixHuman {
   /** Joins and waits until the room is in the human's store. */
   join(roomIdOrAlias: string): Promise<string>;
   leave(roomId: string): Promise<void>;
+  /**
+   * Resolves once this human's client has seen `userId` with `membership` (default "join") in the
+   * room: send to an encrypted room only after it has seen a new member join, as a person would,
+   * or the room key may not reach the member's device.
+   */
+  waitForMember(roomId: string, userId: string, membership?: string, timeoutMs?: number): Promise<void>;
   /** Resolves with the id of the first room (matching `predicate`) this human is invited to. */
   waitForInvite(predicate?: (room: Room) => boolean, timeoutMs?: number): Promise<string>;
   send(roomId: string, text: string, opts?: SendOptions): Promise<string>;
@@ -243,6 +249,13 @@ export async function createMatrixHuman(opts: MatrixHumanOptions): Promise<Matri
     },
     async leave(roomId) {
       await client.leave(roomId);
+    },
+    async waitForMember(roomId, userId, membership = "join", timeoutMs = 20_000) {
+      await waitFor(
+        () => client.getRoom(roomId)?.getMember(userId)?.membership === membership || undefined,
+        timeoutMs,
+        () => `${userId} to be "${membership}" in ${roomId}`,
+      );
     },
     waitForInvite(predicate = () => true, timeoutMs = 20_000) {
       return waitFor(
