@@ -28,10 +28,17 @@ function installIndexedDbClasses(): void {
   }
 }
 
-let queue: Promise<unknown> = Promise.resolve();
+/**
+ * The process-wide queue of `indexedDB` swaps, on a registered symbol so that other code doing the
+ * same swap (a test's Element-like client) can join it: `globalThis[Symbol.for(...)]` holds a promise,
+ * chain on it and store the new tail.
+ */
+export const INDEXED_DB_QUEUE = Symbol.for("openclaw.matrix.indexedDbQueue");
 
 /** Runs `fn` with `globalThis.indexedDB` set to `factory`, one call at a time per process. */
 export function withIndexedDb<T>(factory: IdbFactoryLike, fn: () => Promise<T>): Promise<T> {
+  const holder = globalThis as unknown as Record<symbol, Promise<unknown> | undefined>;
+  const queue = holder[INDEXED_DB_QUEUE] ?? Promise.resolve();
   const run = queue.then(async () => {
     const descriptor = Object.getOwnPropertyDescriptor(globalThis, "indexedDB");
     Object.defineProperty(globalThis, "indexedDB", { value: factory, writable: true, configurable: true });
@@ -42,6 +49,6 @@ export function withIndexedDb<T>(factory: IdbFactoryLike, fn: () => Promise<T>):
       else delete (globalThis as Record<string, unknown>).indexedDB;
     }
   });
-  queue = run.catch(() => undefined);
+  holder[INDEXED_DB_QUEUE] = run.catch(() => undefined);
   return run;
 }

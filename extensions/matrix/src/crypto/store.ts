@@ -13,6 +13,7 @@ import { dumpFactory, type FactorySnapshot, type IdbFactoryLike, restoreFactory 
 import { createIndexedDbFactory, withIndexedDb } from "./indexeddb.js";
 import { ensurePrivateDir, readOptionalFile, writePrivateFileAtomic } from "./private-file.js";
 import { RECOVERY_KEY_FILE, RecoveryKey } from "./recovery-key.js";
+import { quietRustCryptoTracing } from "./tracing.js";
 import { type DecryptionHandlers, watchDecryption } from "./watch.js";
 
 export const SNAPSHOT_FILE = "indexeddb.v8";
@@ -151,6 +152,7 @@ class PersistentCryptoStore implements CryptoStore {
     const deviceId = await this.checkClient(client);
     this.recovery.bind(client);
     await withIndexedDb(this.factory, () => client.initRustCrypto());
+    if (!(await quietRustCryptoTracing())) opts.log.debug("Matrix: the Rust crypto's debug tracing stays on");
     const crypto = client.getCrypto();
     if (!crypto) throw new Error("matrix-js-sdk did not start its Rust crypto");
     if (!this.device) {

@@ -142,18 +142,6 @@ export async function startBot(options: BotOptions): Promise<Bot> {
   };
 }
 
-/** Logs `userId` in again with its password: a new device with its own access token. */
-export async function loginNewDevice(baseUrl: string, userId: string, password: string): Promise<Credentials> {
-  const response = await fetch(`${baseUrl}/_matrix/client/v3/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ type: "m.login.password", identifier: { type: "m.id.user", user: userId }, password }),
-  });
-  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as { user_id: string; access_token: string; device_id: string };
-  return { userId: body.user_id, accessToken: body.access_token, deviceId: body.device_id, password };
-}
-
 /** Polls `fn` until it returns a value other than `undefined`/`false` (for server-side state without events). */
 export async function eventually<T>(fn: () => Promise<T | undefined | false>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
