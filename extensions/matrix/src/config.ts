@@ -154,6 +154,8 @@ export const MATRIX_CAPABILITIES = {
   textLimit: MATRIX_TEXT_LIMIT,
   editLimit: MATRIX_TEXT_LIMIT,
   minEditIntervalMs: 1000,
+  // The final edit drops the live marker (and turns a quiet notice into a message), text unchanged or not.
+  finalEditAfterPreview: true,
   sendRate: { perChat: 1, perChatBurst: 3, global: 10, globalBurst: 20 },
 } as const satisfies ChannelCapabilities;
 

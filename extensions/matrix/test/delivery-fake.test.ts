@@ -44,12 +44,26 @@ function strategyFor(plan: DeliveryPlanKind, roomId: string, budget: SendBudgetO
     textLimit: MATRIX_CAPABILITIES.textLimit,
     editLimit: MATRIX_CAPABILITIES.editLimit,
     minEditIntervalMs: 250,
+    // As the gateway passes it from the channel's capabilities.
+    finalEditAfterPreview: MATRIX_CAPABILITIES.finalEditAfterPreview,
     chunkMode: "length",
     block: DEFAULT_BLOCK_SETTINGS,
     typing: false,
     signal: new AbortController().signal,
     log: { warn: () => undefined },
   });
+}
+
+/** The events that end a run whose reply is `text`; resolves once delivery is done. */
+async function endReply(strategy: ReturnType<typeof strategyFor>, text: string) {
+  const events: ReplyEvent[] = [
+    { type: "text_end" },
+    { type: "message_end" },
+    { type: "final", text, silent: false },
+    { type: "run_end", status: "ok" },
+  ];
+  for (const event of events) strategy.onEvent(event);
+  return strategy.finish();
 }
 
 const botMessages = (roomId: string) => world.fake.timeline(roomId).filter((m) => m.sender === BOT);
@@ -69,14 +83,7 @@ describe("delivery against the fake homeserver", () => {
         world.fake.rateLimitNext(6, 50);
       }
     }
-    for (const event of [
-      { type: "text_end" },
-      { type: "message_end" },
-      { type: "final", text, silent: false },
-      { type: "run_end", status: "ok" },
-    ])
-      strategy.onEvent(event as ReplyEvent);
-    await strategy.finish();
+    await endReply(strategy, text);
 
     const shown = visible(roomId).map((m) => m.body);
     expect(shown.join(" ").replace(/\s+/g, " ")).toBe(text.replace(/\s+/g, " "));
@@ -85,6 +92,22 @@ describe("delivery against the fake homeserver", () => {
     // No preview left live: the last version of each message has no MSC4357 marker.
     for (const m of visible(roomId)) expect(m.content["org.matrix.msc4357.live"]).toBeUndefined();
   }, 30_000);
+
+  it("a partial preview that already shows the whole reply still gets a last edit without the live marker", async () => {
+    const { roomId } = await dm();
+    const text = "A short answer that the preview shows whole before the turn ends.";
+    const strategy = strategyFor({ kind: "preview", mode: "partial" }, roomId);
+    strategy.onEvent({ type: "run_start" });
+    strategy.onEvent({ type: "text_delta", text });
+    const live = await world.fake.waitForMessage(roomId, (m) => m.sender === BOT && m.body === text);
+    expect(live.content["org.matrix.msc4357.live"]).toBeDefined();
+    await endReply(strategy, text);
+    const [message] = visible(roomId);
+    expect(visible(roomId)).toHaveLength(1);
+    expect(message!.body).toBe(text);
+    expect(message!.content["org.matrix.msc4357.live"]).toBeUndefined();
+    expect(message!.edits).toBe(live.edits + 1);
+  });
 
   it("a progress draft is redacted after its reply was accepted, and stays when the reply could not be sent", async () => {
     const { roomId } = await dm();

@@ -234,6 +234,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       minEditIntervalMs: caps.minEditIntervalMs ?? 1000,
       chunkMode,
       ...(caps.nativeStream ? { nativeStream: caps.nativeStream } : {}),
+      ...(caps.finalEditAfterPreview ? { finalEditAfterPreview: true } : {}),
       previewChunkMax: Number(streaming?.preview?.chunk?.maxChars ?? 800),
       ...(streaming?.preview?.chunk?.minChars !== undefined ? { previewMinChars: streaming.preview.chunk.minChars } : {}),
       ...(streaming?.preview?.toolProgress === false ? { previewToolProgress: false } : {}),

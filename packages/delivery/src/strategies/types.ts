@@ -88,6 +88,8 @@ export interface DeliveryStrategyOptions {
   chunkMode: ChunkMode;
   /** The channel's native stream semantics (`capabilities.nativeStream`; default "replace"). */
   nativeStream?: "replace" | "append";
+  /** `capabilities.finalEditAfterPreview`: every preview message ends with a final edit (default false). */
+  finalEditAfterPreview?: boolean;
   /** `streaming.preview.chunk.maxChars` for the rotating "block" preview (default 800). */
   previewChunkMax?: number;
   /** `streaming.preview.chunk.minChars`: the first preview waits for this many characters. */

@@ -170,6 +170,13 @@ export interface ChannelCapabilities {
   /** The platform streams natively (see `ChannelOutbound.openStream`). */
   nativeStream?: "replace" | "append";
   /**
+   * A preview looks different from a final message (Matrix: the MSC4357 live marker, a quiet
+   * `m.notice`), so every message shown as a preview ends with an edit of priority `"final"`,
+   * even when its text already is the final text. Default false: such a message is left as the
+   * preview showed it (no edit that changes nothing).
+   */
+  finalEditAfterPreview?: boolean;
+  /**
    * Send quotas of the platform (sends, edits and deletes per second), which the account's send
    * budget paces every delivery by. Defaults: 1 per second per chat in bursts of 3, and 30 per
    * second per account; `Infinity` means no limit (a local test channel).
