@@ -23,6 +23,7 @@ const DOCS = [
   "channels/telegram.md",
   "channels/qqbot.md",
   "channels/whatsapp.md",
+  "channels/matrix.md",
 ] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };

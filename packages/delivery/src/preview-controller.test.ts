@@ -66,6 +66,22 @@ describe("PreviewController", () => {
     expect(result.messageIds).toEqual(["m1"]);
   });
 
+  it("finalEditAfterPreview: every preview message ends with a final edit, also one already showing its final text", async () => {
+    for (const finalEditAfterPreview of [false, true]) {
+      const { clock, platform, preview } = setup({ preview: { textLimit: 400, editLimit: 400, finalEditAfterPreview } });
+      const text = prose(1000, 11);
+      await stream(clock, preview, text);
+      await clock.advance(3000); // the previews catch up: every message already shows its final text
+      const shownBefore = platform.visible();
+      const result = await clock.run(preview.finalize(text));
+      expect(platform.visible()).toEqual(shownBefore);
+      const finalEdits = platform.calls.filter((c) => c.priority === "final" && c.op === "edit").map((c) => c.messageId);
+      // Without it, nothing changes and nothing is sent; with it, each message gets one final edit.
+      expect(finalEdits).toEqual(finalEditAfterPreview ? result.messageIds : []);
+      expect(platform.count("send")).toBe(result.messageIds.length);
+    }
+  });
+
   it("continues in a new message at the edit limit without repeating or losing text", async () => {
     const { clock, platform, preview } = setup({ preview: { textLimit: 400, editLimit: 400 } });
     const text = prose(3000, 7);

@@ -44,6 +44,12 @@ export interface PreviewControllerOptions {
   signal: AbortSignal;
   /** How `finalize` splits text it sends as new messages (default `"length"`). */
   chunkMode?: ChunkMode;
+  /**
+   * `capabilities.finalEditAfterPreview`: `finalize` edits every preview message it keeps with
+   * priority "final", also one whose text is already final (best effort: a failure of such an
+   * edit leaves the message as it is). Default false.
+   */
+  finalEditAfterPreview?: boolean;
   /** The inbound message the reply answers, passed on every call as `SendOptions.inReplyTo`. */
   inReplyTo?: string;
   /** Time source (tests). */
@@ -150,6 +156,7 @@ export class PreviewController {
       const { segment, text } = messages[i]!;
       const messageId = segment.messageId!;
       if (text === null || segment.shown === text) {
+        await this.#finishUnchanged(segment);
         ids.push(messageId);
       } else if (text === "") {
         if (!(await this.#deleteQuietly(messageId))) ids.push(messageId);
@@ -240,6 +247,7 @@ export class PreviewController {
       }
       segment.messageId = result.value;
       segment.shown = text;
+      segment.finalized = false;
       this.#sendFailures = 0;
       return true;
     } catch {
@@ -254,6 +262,17 @@ export class PreviewController {
     }
   }
 
+  /** With `finalEditAfterPreview`, a message the final leaves as the preview showed it still gets its final edit. */
+  async #finishUnchanged(segment: Segment): Promise<void> {
+    if (!this.#o.finalEditAfterPreview || segment.finalized || segment.shown === undefined) return;
+    try {
+      await this.#finalEdit(segment, segment.shown);
+    } catch (error) {
+      if (this.#o.signal.aborted) throw error;
+      // Its text is already right; only its preview look stays.
+    }
+  }
+
   async #finalEdit(segment: Segment, text: string): Promise<void> {
     const { outbound, target } = this.#o;
     if (typeof outbound.editText !== "function") throw new Error("the channel cannot edit messages");
@@ -261,6 +280,7 @@ export class PreviewController {
     const options = this.#sendOptions("final", `${this.#o.idempotencyKey}#${index}`, this.#o.signal);
     await this.#runFinal(() => outbound.editText!(target, segment.messageId!, text, options), 0);
     segment.shown = text;
+    segment.finalized = true;
   }
 
   /** Sends `text` as new messages (chunked by the text limit) and returns their ids. */

@@ -46,7 +46,7 @@ const MARK = { running: "•", done: "✓", failed: "✗" } as const;
 /**
  * A status draft for `streaming.mode: "progress"`: `toolStart`/`toolEnd` add and tick activity
  * lines, paced through the budget as droppable previews; `clear()` deletes the draft after the
- * final went out. Does nothing on a channel without `editText`.
+ * final went out, `stop()` keeps it when the final could not be sent. Does nothing on a channel without `editText`.
  */
 export class ProgressDraft {
   readonly #o: ProgressDraftOptions;
@@ -96,11 +96,16 @@ export class ProgressDraft {
     return (label === false ? lines : [label, ...lines]).join("\n");
   }
 
-  /** Stops edits and deletes the draft (when the channel can delete); never throws. */
-  async clear(): Promise<void> {
+  /** Stops edits and keeps the draft as it is (its reply could not be sent); never throws. */
+  async stop(): Promise<void> {
     this.#closed = true;
     this.#previewAbort.abort();
     await this.#pacer.stop();
+  }
+
+  /** Stops edits and deletes the draft (when the channel can delete); never throws. */
+  async clear(): Promise<void> {
+    await this.stop();
     const { outbound, target } = this.#o;
     if (this.#messageId === undefined || typeof outbound.deleteMessage !== "function") return;
     const messageId = this.#messageId;

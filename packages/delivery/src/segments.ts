@@ -17,6 +17,8 @@ export interface Segment {
   messageId?: string;
   /** The text the platform last confirmed for this message. */
   shown?: string;
+  /** Its last confirmed edit was the final one (priority "final"), not a preview's. */
+  finalized?: boolean;
 }
 
 /** The text a segment shows: frozen ones from `frozenText`, the open one from `text`. */

@@ -113,7 +113,8 @@ function topicOf(settings: GroupAccessSettings | undefined, threadId: string | u
 
 /**
  * The settings that apply to a group chat, merged key by key from, first match winning:
- * the group's topic entry (`groups.<id>.topics.<thread>`, then `topics."*"`), the group's entry,
+ * (the group's entry is `groups.<chatId>`, else the entry of the first of the chat's `aliases`
+ * that has one) the group's topic entry (`groups.<id>.topics.<thread>`, then `topics."*"`), the group's entry,
  * the `"*"` group's topic entries, the `"*"` group. Sender lists fall back to `groupAllowFrom`,
  * then `allowFrom` (never the pairing store).
  */
@@ -122,8 +123,9 @@ export function resolveGroupSettings(
   access: ResolvedAccessConfig,
   chatId: string,
   threadId?: string,
+  aliases: readonly string[] = [],
 ): EffectiveGroupSettings {
-  const own = access.groups.get(normalizeChatId(ids, chatId));
+  const own = [chatId, ...aliases].map((key) => access.groups.get(normalizeChatId(ids, key))).find((entry) => entry !== undefined);
   const wildcard = access.groups.get("*");
   const thread = threadId === undefined ? undefined : threadId.trim().toLowerCase();
   const layers = [

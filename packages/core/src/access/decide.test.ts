@@ -235,6 +235,20 @@ describe("groups", () => {
     expectDrop(decideAccess(inGroup("-100", "1", { mention: false, threadId: "8" }), account(config), untouchable, T0), "not mentioned");
   });
 
+  it("a group keyed by one of the chat's aliases applies (groupPolicy, requireMention, allowFrom); its id wins over an alias", () => {
+    const aliased = (aliases: string[], mention: boolean, sender = "1"): InboundMessage => {
+      const message = inGroup("!room:example.org", sender, { mention });
+      return { ...message, chat: { ...message.chat, aliases } };
+    };
+    const config = { groups: { "#ops:example.org": { requireMention: false, allowFrom: ["1"] } } };
+    expect(decideAccess(aliased(["#ops:example.org"], false), account(config), untouchable, T0).action).toBe("allow");
+    expectDrop(decideAccess(aliased(["#ops:example.org"], false, "2"), account(config), untouchable, T0), "sender not allowed in group");
+    expectDrop(decideAccess(aliased([], false), account(config), untouchable, T0), "group not allowed");
+    expectDrop(decideAccess(aliased(["#other:example.org"], false), account(config), untouchable, T0), "group not allowed");
+    const both = { groups: { "!room:example.org": { requireMention: true }, "#ops:example.org": { requireMention: false } } };
+    expectDrop(decideAccess(aliased(["#ops:example.org"], false), account(both), untouchable, T0), "not mentioned");
+  });
+
   it("broadcast channels follow the group rules", () => {
     const message: InboundMessage = { ...inGroup("-500", "1"), chat: { kind: "channel", id: "-500" } };
     expectDrop(decideAccess(message, account({}), untouchable, T0), "group not allowed");

@@ -123,7 +123,7 @@ function decideGroup(
 ): AccessDecision {
   const where = `${account.channel}/${account.accountId} group ${message.chat.id}`;
   if (groupPolicy === "disabled") return drop("groups disabled", `groupPolicy is "disabled" (${where})`);
-  const group = resolveGroupSettings(idsOf(account), access, message.chat.id, message.chat.threadId);
+  const group = resolveGroupSettings(idsOf(account), access, message.chat.id, message.chat.threadId, message.chat.aliases);
   if (groupPolicy === "allowlist" && !group.listed) {
     return drop("group not allowed", `${where} is not listed in groups and there is no "*" entry (groupPolicy "allowlist")`);
   }

@@ -35,7 +35,7 @@ export function checkOutboundAccess(chat: ChatRef, account: AccessAccount, store
     };
   }
   if (access.groupPolicy === "disabled") return { ok: false, detail: `Groups are disabled on ${where} (groupPolicy "disabled").` };
-  const group = resolveGroupSettings(idsOf(account), access, chat.id, chat.threadId);
+  const group = resolveGroupSettings(idsOf(account), access, chat.id, chat.threadId, chat.aliases);
   if (access.groupPolicy === "allowlist" && !group.listed) {
     return { ok: false, detail: `Group ${chat.id} is not listed in ${where}.groups (groupPolicy "allowlist").` };
   }

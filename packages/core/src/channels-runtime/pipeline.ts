@@ -194,11 +194,18 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     const route = resolveRoute(message, deps.config, rulesOf);
     if (message.chat.kind !== "direct") {
       const ids = idsOf(accessAccount);
-      const group = resolveGroupSettings(ids, resolveAccessConfig(ids, account.config), message.chat.id, message.chat.threadId);
+      const group = resolveGroupSettings(
+        ids,
+        resolveAccessConfig(ids, account.config),
+        message.chat.id,
+        message.chat.threadId,
+        message.chat.aliases,
+      );
       deps.runtime.setSessionInstructions(route.sessionKey, group.systemPrompt);
     }
     const caps = account.capabilitiesFor(message.chat);
-    const streaming = account.config.streaming as Parameters<typeof planDelivery>[0]["streaming"];
+    // The chat's own streaming config when the plugin has one (a per-room override), else the account's.
+    const streaming = account.streamingFor(message.chat);
     const plan = planDelivery({
       channel: account.channel,
       policy: account.plugin.config.delivery,
@@ -208,8 +215,8 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       chatKind: message.chat.kind,
     });
     const textLimit = textLimitOf(account);
-    const chunkMode = (streaming as { chunkMode?: "length" | "newline" } | undefined)?.chunkMode ?? "length";
-    const coalesce = (streaming as { block?: { coalesce?: Record<string, number> } } | undefined)?.block?.coalesce;
+    const chunkMode = streaming?.chunkMode ?? "length";
+    const coalesce = streaming?.block?.coalesce;
     const replyKey = turn.replyKey;
     const reply = replySignal(account);
     const delivery = createDeliveryStrategy(plan, {
@@ -229,14 +236,11 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       ...(caps.nativeStream ? { nativeStream: caps.nativeStream } : {}),
       ...(caps.nativeStreamLimit !== undefined ? { nativeStreamLimit: caps.nativeStreamLimit } : {}),
       ...(caps.typingPersists ? { typingPersists: true } : {}),
-      previewChunkMax: Number((streaming as { preview?: { chunk?: { maxChars?: number } } } | undefined)?.preview?.chunk?.maxChars ?? 800),
-      ...((streaming as { preview?: { chunk?: { minChars?: number } } } | undefined)?.preview?.chunk?.minChars !== undefined
-        ? { previewMinChars: (streaming as { preview: { chunk: { minChars: number } } }).preview.chunk.minChars }
-        : {}),
-      ...((streaming as { preview?: { toolProgress?: boolean } } | undefined)?.preview?.toolProgress === false
-        ? { previewToolProgress: false }
-        : {}),
-      ...((streaming as { progress?: object } | undefined)?.progress ? { progress: (streaming as { progress: object }).progress } : {}),
+      ...(caps.finalEditAfterPreview ? { finalEditAfterPreview: true } : {}),
+      previewChunkMax: Number(streaming?.preview?.chunk?.maxChars ?? 800),
+      ...(streaming?.preview?.chunk?.minChars !== undefined ? { previewMinChars: streaming.preview.chunk.minChars } : {}),
+      ...(streaming?.preview?.toolProgress === false ? { previewToolProgress: false } : {}),
+      ...(streaming?.progress ? { progress: streaming.progress } : {}),
       block: resolveBlockStreamingSettings(deps.config, {
         agentId: route.agentId,
         channelTextLimit: textLimit,

@@ -1,4 +1,4 @@
-import type { ChannelCapabilities, ChatKind } from "@openclaw/plugin-sdk";
+import type { ChannelCapabilities, ChatKind, StreamingConfig } from "@openclaw/plugin-sdk";
 import type { DeliveryPolicy, DeliveryPreviewMode } from "@openclaw/plugin-sdk/config";
 
 /** How one reply reaches a chat. */
@@ -15,8 +15,11 @@ export interface PlanInput {
   policy: DeliveryPolicy;
   /** The account's capabilities in this chat (`AccountHandle.capabilitiesFor`). */
   capabilities: Pick<ChannelCapabilities, "edit" | "nativeStream">;
-  /** The account's merged `streaming` object (root overlaid by the account), as configured. */
-  streaming: { mode?: string; block?: { enabled?: boolean }; [flag: string]: unknown } | undefined;
+  /**
+   * The `streaming` object of this chat as configured: the account's merged one (root overlaid by
+   * the account), or the chat's own from the session (`AccountHandle.streamingFor`).
+   */
+  streaming: StreamingConfig | undefined;
   /** `agents.defaults.blockStreamingDefault`. */
   blockStreamingDefault: "on" | "off";
   chatKind: ChatKind;

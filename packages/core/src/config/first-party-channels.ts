@@ -78,7 +78,62 @@ export const FIRST_PARTY_CHANNELS: readonly FirstPartyChannel[] = /* BEGIN TABLE
           "partial",
           "quiet",
           "progress"
+        ],
+        "flatKeys": [
+          {
+            "key": "chunkMode",
+            "to": [
+              "chunkMode"
+            ],
+            "expect": "chunkMode"
+          },
+          {
+            "key": "blockStreaming",
+            "to": [
+              "block",
+              "enabled"
+            ],
+            "expect": "boolean"
+          },
+          {
+            "key": "blockStreamingCoalesce",
+            "to": [
+              "block",
+              "coalesce"
+            ],
+            "expect": "object"
+          }
         ]
+      },
+      {
+        "kind": "key-move",
+        "from": [
+          "dm",
+          "policy"
+        ],
+        "to": [
+          "dmPolicy"
+        ]
+      },
+      {
+        "kind": "key-move",
+        "from": [
+          "dm",
+          "allowFrom"
+        ],
+        "to": [
+          "allowFrom"
+        ]
+      },
+      {
+        "kind": "key-move",
+        "from": [
+          "rooms"
+        ],
+        "to": [
+          "groups"
+        ],
+        "expect": "object"
       }
     ]
   },

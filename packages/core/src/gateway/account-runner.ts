@@ -7,6 +7,7 @@ import {
   type ChannelPlugin,
   type InboundMessage,
   type PluginLogger,
+  type StreamingConfig,
 } from "@openclaw/plugin-sdk";
 import { accountCredentialsDir, loginCommandFor } from "./account-login.js";
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
@@ -147,6 +148,7 @@ export class AccountRunner {
       config: this.options.config,
       outbound: trackOutbound(sessionOutbound(base, this.sessions), () => (this.report.lastOutboundAt = this.now())),
       capabilitiesFor: (chat) => ({ ...base, ...(this.session?.capabilitiesFor?.(chat) ?? {}) }),
+      streamingFor: (chat) => this.session?.streamingFor?.(chat) ?? (this.options.config.streaming as StreamingConfig | undefined),
       log,
       signal: this.controller.signal,
     };
@@ -257,6 +259,10 @@ export class AccountRunner {
     }
     if (update.detail !== undefined) report.detail = update.detail;
     if (update.identity !== undefined) report.identity = update.identity;
+    if (update.details !== undefined) {
+      if (Object.keys(update.details).length > 0) report.details = { ...update.details };
+      else delete report.details;
+    }
     if (update.lastInboundAt !== undefined) report.lastInboundAt = update.lastInboundAt;
     if (update.lastOutboundAt !== undefined) report.lastOutboundAt = update.lastOutboundAt;
     if (update.state === "error" && update.detail) report.lastError = update.detail;

@@ -54,6 +54,25 @@ describe("AccountManager", () => {
     expect(channels[0].accounts[0]).toMatchObject({ state: "connected", restarts: 1 });
   });
 
+  it("keeps the details a plugin reports (device, verification) in channels.status; an empty map clears them", async () => {
+    const verified = deferred();
+    const channel = makeFakeChannel(async (ctx) => {
+      ctx.status({ state: "connected", identity: "@bot:example.org", details: { device: "ABCDEFGHIJ", verified: "no" } });
+      await verified.promise;
+      ctx.status({ details: { device: "ABCDEFGHIJ", verified: "yes" } });
+      await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
+    });
+    h = await startHarness({ plugins: [channel.plugin], config: fakechat() });
+    await until(() => account(h!)?.details?.verified === "no", "the first details");
+    verified.resolve();
+    await until(() => account(h!)?.details?.verified === "yes", "the verified device");
+    const client = await h.connect();
+    const { channels } = await client.request<any>("channels.status");
+    expect(channels[0].accounts[0]).toMatchObject({ identity: "@bot:example.org", details: { device: "ABCDEFGHIJ", verified: "yes" } });
+    channel.contexts.get("default")!.status({ details: {} });
+    expect(account(h)!.details).toBeUndefined();
+  });
+
   it("treats a session that closes before a stop as a crash, and backs off with growing delays", async () => {
     const channel = makeFakeChannel(async (ctx, n) => {
       if (n < 4) return; // returns at once: not a clean stop

@@ -6,6 +6,7 @@ import type {
   ChatRef,
   InboundMessage,
   PluginLogger,
+  StreamingConfig,
 } from "@openclaw/plugin-sdk";
 import type { AgentRuntime } from "../agent/index.js";
 import type { OpenClawConfig, OpenClawPaths } from "../config/index.js";
@@ -46,6 +47,11 @@ export interface AccountHandle {
   outbound: ChannelOutbound;
   /** What the account can do in `chat`: the channel's capabilities narrowed by the session's `capabilitiesFor`. */
   capabilitiesFor(chat: ChatRef): ChannelCapabilities;
+  /**
+   * The `streaming` config of replies in `chat`: the session's `streamingFor(chat)` when it gives
+   * one (a per-chat override), else the account's merged `config.streaming`.
+   */
+  streamingFor(chat: ChatRef): StreamingConfig | undefined;
   /** Prefixed with `[<channel>:<account>]`. */
   log: PluginLogger;
   /** Fires when the gateway has finished its shutdown deadline (stop retrying sends then). */
@@ -156,6 +162,8 @@ export interface AccountStatusReport {
   /** State `needs-login`: the command that links the account, e.g. `openclaw channels login <channel>`. */
   loginCommand?: string;
   identity?: string;
+  /** The plugin's facts about the connection (`AccountStatus.details`), e.g. a device id. */
+  details?: Record<string, string>;
   /** The last crash or start error, kept after the account recovered. */
   lastError?: string;
   /** How many times the account was restarted after a crash. */

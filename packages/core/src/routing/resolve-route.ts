@@ -125,5 +125,5 @@ function topicAgentId(message: InboundMessage, config: unknown, rulesOf: IdRules
   if (!channelConfig) return undefined;
   const ids = { channel: message.channel, rules: rulesOf(message.channel) };
   const access = resolveAccessConfig(ids, channelConfig);
-  return resolveGroupSettings(ids, access, message.chat.id, message.chat.threadId).agentId?.toLowerCase();
+  return resolveGroupSettings(ids, access, message.chat.id, message.chat.threadId, message.chat.aliases).agentId?.toLowerCase();
 }

@@ -14,6 +14,7 @@ import {
   type LoopbackChatView,
   type LoopbackPlatform,
   type LoopbackPlatformOptions,
+  type LoopbackPluginOptions,
 } from "@openclaw/testkit";
 import { startGatewayProcess as startGateway } from "../../src/app/index.js";
 import type { Gateway } from "../../src/gateway/index.js";
@@ -46,6 +47,8 @@ export interface ChannelHarnessOptions {
   model?: FakeModelServerOptions;
   platform?: LoopbackPlatformOptions;
   capabilities?: Partial<ChannelCapabilities>;
+  /** The plugin sessions' per-chat streaming config (see `LoopbackPluginOptions.streamingFor`). */
+  streamingFor?: LoopbackPluginOptions["streamingFor"];
   /** Account ids whose bots must be connected before the harness returns (default ["default"]). */
   accounts?: string[];
 }
@@ -69,7 +72,10 @@ export async function startChannelHarness(options: ChannelHarnessOptions = {}): 
   };
   writeFileSync(paths.configPath, JSON.stringify(config, null, 2));
   const platform = createLoopbackPlatform(options.platform);
-  const plugin = createLoopbackPlugin(platform, options.capabilities ? { capabilities: options.capabilities } : {});
+  const plugin = createLoopbackPlugin(platform, {
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.streamingFor ? { streamingFor: options.streamingFor } : {}),
+  });
   const logs: string[] = [];
   let gateway: Gateway;
   try {

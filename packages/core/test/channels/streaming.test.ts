@@ -83,6 +83,36 @@ describe("reply delivery through the gateway", () => {
     expect(callsTo(h, "u1").map((c) => `${c.op}:${c.priority}:${c.ok}`)).toEqual(["send:final:true"]);
   });
 
+  it("a per-chat override from the plugin (streamingFor) previews in one chat while the channel's mode is off", async () => {
+    h = await startChannelHarness({
+      channel: { ...OPEN_DMS, streaming: { mode: "off" } },
+      // As Matrix's streaming.rooms.<roomId>: the account's streaming object with the chat's keys over it.
+      streamingFor: (chat, account) =>
+        chat.id === "u2" ? { ...(account.config.streaming as Record<string, unknown>), mode: "partial" } : undefined,
+    });
+    const first = "The start of an answer, shown while the model writes";
+    const rest = ", and its end.";
+    const reply = () => h!.model.enqueue([{ text: first, chunkChars: 60 }, { delayMs: 300 }, { text: rest }]);
+
+    reply();
+    await h.platform.userSays({ sender: "u1", text: "no preview here" });
+    await h.until("u1", (v) => v.texts[0] === first + rest, "the reply in u1");
+    await h.settled();
+    reply();
+    await h.platform.userSays({ sender: "u2", text: "a preview here" });
+    const during = await h.until("u2", (v) => v.messages.length === 1, "the preview in u2");
+    expect(h.model.requests[1]!.outcome).toBeUndefined(); // shown while the model was still writing
+    expect(during.texts[0]).toBe(first);
+    await h.until("u2", (v) => v.texts[0] === first + rest, "the final text in u2");
+    await h.gateway.stop();
+
+    expect(callsTo(h, "u1").map((c) => `${c.op}:${c.priority}`)).toEqual(["send:final"]);
+    const u2 = callsTo(h, "u2");
+    expect(u2[0]).toMatchObject({ op: "send", priority: "preview" });
+    expect(u2.filter((c) => c.op === "send")).toHaveLength(1);
+    expect(h.platform.chatView("u2").messages[0]!.edits).toBeGreaterThanOrEqual(1);
+  });
+
   it("a reply over textChunkLimit is split into messages within the limit, nothing repeated", async () => {
     h = await startChannelHarness({ channel: { ...OPEN_DMS, textChunkLimit: 300, streaming: { mode: "off" } } });
     const reply = prose(1100, 2, 250);

@@ -94,6 +94,7 @@ export class PreviewStrategy extends StrategyBase {
       idempotencyKey: `${o.replyKey}:preview:${this.#index}`,
       signal: o.signal,
       chunkMode: o.chunkMode,
+      ...(o.finalEditAfterPreview ? { finalEditAfterPreview: true } : {}),
       clock: this.clock,
       ...(o.inReplyTo !== undefined ? { inReplyTo: o.inReplyTo } : {}),
     });

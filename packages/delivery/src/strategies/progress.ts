@@ -1,5 +1,5 @@
 // Preview mode "progress": a status draft lists the tools at work; the answer is sent normally
-// when it is complete, then the draft is deleted.
+// when it is complete, then the draft is deleted (kept when the answer could not be sent).
 import { ProgressDraft } from "../progress-draft.js";
 import { StrategyBase, summarizeArgs } from "./base.js";
 import type { DeliveryStrategyOptions } from "./types.js";
@@ -42,8 +42,17 @@ export class ProgressStrategy extends StrategyBase {
   }
 
   protected onFinal(text: string): void {
-    this.enqueue(() => this.sendFinal(text));
-    this.enqueue(() => this.#draft.clear());
+    // The draft goes only once the answer was accepted: when it could not be sent, the draft stays
+    // (no longer edited), so the chat never loses what it showed to nothing.
+    this.enqueue(async () => {
+      try {
+        await this.sendFinal(text);
+      } catch (error) {
+        await this.#draft.stop();
+        throw error;
+      }
+      await this.#draft.clear();
+    });
   }
 
   protected override onStop(): void {

@@ -95,6 +95,8 @@ export interface DeliveryStrategyOptions {
    * never renewed, and removed with `clearTyping` when the reply is done.
    */
   typingPersists?: boolean;
+  /** `capabilities.finalEditAfterPreview`: every preview message ends with a final edit (default false). */
+  finalEditAfterPreview?: boolean;
   /** `streaming.preview.chunk.maxChars` for the rotating "block" preview (default 800). */
   previewChunkMax?: number;
   /** `streaming.preview.chunk.minChars`: the first preview waits for this many characters. */

@@ -26,6 +26,7 @@ export type {
   SendPriority,
   Sender,
   SentMessage,
+  StreamingConfig,
 } from "./types.js";
 export { SPECIFICATION_VERSION } from "./types.js";
 export {

@@ -16,6 +16,12 @@ export interface ChatRef {
    * (a forum topic, which may name its own agent in `groups.<chat>.topics`) adds `:topic:<id>`.
    */
   threadKind?: "thread" | "topic";
+  /**
+   * Other names of this chat that config may key it by (e.g. the `#alias:server` names a Matrix
+   * room was found under): `groups.<key>` lookups try `id` first, then these, in order. A plugin
+   * sets it on inbound messages when the platform has such names; absent: `id` only.
+   */
+  aliases?: readonly string[];
 }
 
 /** Who sent an inbound message. */
@@ -187,6 +193,13 @@ export interface ChannelCapabilities {
    */
   nativeStreamLimit?: number;
   /**
+   * A preview looks different from a final message (Matrix: the MSC4357 live marker, a quiet
+   * `m.notice`), so every message shown as a preview ends with an edit of priority `"final"`,
+   * even when its text already is the final text. Default false: such a message is left as the
+   * preview showed it (no edit that changes nothing).
+   */
+  finalEditAfterPreview?: boolean;
+  /**
    * Send quotas of the platform (sends, edits and deletes per second), which the account's send
    * budget paces every delivery by. Defaults: 1 per second per chat in bursts of 3, and 30 per
    * second per account; `Infinity` means no limit (a local test channel).
@@ -217,6 +230,12 @@ export interface AccountStatus {
   detail?: string;
   /** The bot's own identity once known, e.g. "@my_bot". */
   identity?: string;
+  /**
+   * Facts about the connection that `openclaw channels status` shows one per line as
+   * `key: value` (and `--json` as an object), e.g. Matrix's `{ device: "ABCDEFGHIJ",
+   * encryption: "on", verified: "yes" }`. An update replaces the whole map; `{}` clears it.
+   */
+  details?: Record<string, string>;
   lastInboundAt?: number;
   lastOutboundAt?: number;
 }
@@ -312,6 +331,35 @@ export interface AccountSession extends ChannelOutbound {
   readonly closed: Promise<void>;
   /** What this account can do in one chat, when it differs from the channel's capabilities (QQ C2C vs group). */
   capabilitiesFor?(chat: ChatRef): Partial<ChannelCapabilities>;
+  /**
+   * The effective `streaming` config of replies in one chat, when it differs from the account's
+   * (a per-room override, e.g. Matrix's `streaming.rooms.<roomId>`). Core's delivery planner reads
+   * the returned object whole instead of the account's merged `streaming` (`mode`, `block`,
+   * `preview`, `progress`, `chunkMode`), so a plugin returns the account's object with the chat's
+   * keys laid over it. Undefined (or no method): the account's `streaming` applies. Called once
+   * per reply, before it starts; it should answer from memory.
+   */
+  streamingFor?(chat: ChatRef): StreamingConfig | undefined;
+}
+
+/**
+ * A channel's `streaming` object as configured (nested form), which the delivery planner reads:
+ * `mode` (one of the channel's preview modes or `"off"`), `chunkMode`, `block`, `preview`,
+ * `progress`, and any key the channel's schema adds (a native-stream flag).
+ */
+export interface StreamingConfig {
+  /** `"off"` or one of the channel's `delivery.previewModes`; unset: the channel's `defaultMode`. */
+  mode?: string;
+  /** How long replies are split: `"length"` (default) or also at blank lines (`"newline"`). */
+  chunkMode?: "length" | "newline";
+  /** Block replies (`enabled`) and how blocks are merged before they leave (`coalesce`). */
+  block?: { enabled?: boolean; coalesce?: { minChars?: number; maxChars?: number; idleMs?: number } };
+  /** Options of the live preview: its rotation bounds, and whether running tools show under it. */
+  preview?: { chunk?: { minChars?: number; maxChars?: number }; toolProgress?: boolean };
+  /** Options of the `progress` mode's status draft (`label`, `labels`, `maxLines`, ...). */
+  progress?: Record<string, unknown>;
+  /** Keys the channel's schema adds (e.g. a native-stream flag). */
+  [key: string]: unknown;
 }
 
 /**

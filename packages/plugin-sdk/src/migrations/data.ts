@@ -30,7 +30,11 @@ export interface StreamingAliasMigration {
   nestedRenames?: readonly NestedRename[];
 }
 
-/** One key of the channel (and of each account) moved to another path of the same object. */
+/**
+ * One key of the channel (and of each account) moved to another path of the same object. A
+ * nested key's parent object that the move leaves empty is removed too (`dm: { policy }` ->
+ * `dmPolicy` leaves no `dm: {}` behind).
+ */
 export interface KeyMoveMigration {
   kind: "key-move";
   /** Path relative to the channel root or account, e.g. `["webhook", "secret"]`. */
@@ -96,6 +100,16 @@ function openMeansAllowlistRule(channelId: string, index: number): LegacyKeyRule
   };
 }
 
+/** Deletes a moved key, and its parent objects that are left empty by it. */
+function deleteMoved(entry: ConfigObject, from: readonly string[]): void {
+  deletePath(entry, from);
+  for (let depth = from.length - 1; depth > 0; depth--) {
+    const parent = getPath(entry, from.slice(0, depth));
+    if (!isPlainObject(parent) || Object.keys(parent).length > 0) break;
+    deletePath(entry, from.slice(0, depth));
+  }
+}
+
 function keyMoveRule(channelId: string, move: KeyMoveMigration, index: number): LegacyKeyRule {
   return {
     id: `${channelId}/key-move-${index}`,
@@ -119,7 +133,7 @@ function keyMoveRule(channelId: string, move: KeyMoveMigration, index: number): 
         const from = formatPath([...path, ...move.from]);
         const to = formatPath([...path, ...move.to]);
         if (getPath(entry, move.to) !== undefined) {
-          deletePath(entry, move.from);
+          deleteMoved(entry, move.from);
           outcome.changes.push(`${from} removed (${to} is already set)`);
           continue;
         }
@@ -129,7 +143,7 @@ function keyMoveRule(channelId: string, move: KeyMoveMigration, index: number): 
           continue;
         }
         setPath(entry, move.to, value);
-        deletePath(entry, move.from);
+        deleteMoved(entry, move.from);
         outcome.changes.push(`${from} -> ${to}`);
       }
       return outcome;

@@ -5,11 +5,13 @@ import {
   type ChannelCapabilities,
   type ChannelOutbound,
   type ChannelPlugin,
+  type ChatRef,
   defineChannelPlugin,
   listAccountIds,
   SPECIFICATION_VERSION,
   type OutboundTarget,
   type SendOptions,
+  type StreamingConfig,
 } from "@openclaw/plugin-sdk";
 import { LOOPBACK_CAPABILITIES, loopbackChannelConfig } from "./config.js";
 import { parseUpdate } from "./inbound.js";
@@ -37,6 +39,11 @@ export interface LoopbackPluginOptions {
    * `nativeStream: "replace"` or `"append"` adds `openStream` with those semantics.
    */
   capabilities?: Partial<ChannelCapabilities>;
+  /**
+   * The sessions' per-chat streaming config (`AccountSession.streamingFor`), as a plugin with
+   * per-room overrides gives it. Absent: every chat uses the account's `streaming`.
+   */
+  streamingFor?(chat: ChatRef, account: LoopbackAccount): StreamingConfig | undefined;
 }
 
 /**
@@ -90,7 +97,12 @@ export function createLoopbackPlugin(platform: LoopbackPlatform, options: Loopba
         if (ctx.signal.aborted) close();
         else ctx.signal.addEventListener("abort", close, { once: true });
       });
-      return { ...createLoopbackOutbound(platform, ctx.account.botId, capabilities), closed };
+      const streamingFor = options.streamingFor;
+      return {
+        ...createLoopbackOutbound(platform, ctx.account.botId, capabilities),
+        closed,
+        ...(streamingFor ? { streamingFor: (chat: ChatRef) => streamingFor(chat, ctx.account) } : {}),
+      };
     },
   });
 }

@@ -31,6 +31,36 @@ export function describeAge(at: number | undefined, now = Date.now()): string {
   return at === undefined ? "never" : `${formatDuration(now - at)} ago`;
 }
 
+/**
+ * The lines of `openclaw channels status`: per channel, each account's state, identity, restarts
+ * and traffic, then its details (`key: value`, one per line) and what is wrong, indented.
+ */
+export function formatChannelsStatus(payload: ChannelsPayload, now = Date.now()): string[] {
+  if (payload.channels.length === 0) {
+    return ["No channels are configured. Add one under channels.<id> in the config and restart the gateway."];
+  }
+  const lines: string[] = [];
+  for (const channel of payload.channels) {
+    lines.push(`${channel.label} (${channel.channel})`);
+    for (const a of channel.accounts) {
+      const who = a.identity ? ` as ${a.identity}` : "";
+      const name = `  ${a.accountId}${a.name ? ` (${a.name})` : ""}`;
+      if (a.state === "needs-login") {
+        lines.push(`${name}: needs linking: run \`${a.loginCommand ?? `openclaw channels login ${channel.channel}`}\``);
+        if (a.detail) lines.push(`    ${a.detail}`);
+        continue;
+      }
+      lines.push(
+        `${name}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt, now)}; last out ${describeAge(a.lastOutboundAt, now)}`,
+      );
+      for (const [key, value] of Object.entries(a.details ?? {})) lines.push(`    ${key}: ${value}`);
+      if (a.detail) lines.push(`    ${a.detail}`);
+      else if (a.lastError) lines.push(`    last error: ${a.lastError}`);
+    }
+  }
+  return lines;
+}
+
 /** Prints every account of every configured channel as the running gateway reports it. */
 export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsStatusOptions): Promise<void> {
   const client = await connectToGateway({
@@ -44,29 +74,7 @@ export async function runChannelsStatusCommand(ctx: CliContext, opts: ChannelsSt
       writeJson(ctx.stdout, payload);
       return;
     }
-    const out = ctx.stdout;
-    if (payload.channels.length === 0) {
-      writeLine(out, "No channels are configured. Add one under channels.<id> in the config and restart the gateway.");
-      return;
-    }
-    for (const channel of payload.channels) {
-      writeLine(out, `${channel.label} (${channel.channel})`);
-      for (const a of channel.accounts) {
-        const who = a.identity ? ` as ${a.identity}` : "";
-        const name = `  ${a.accountId}${a.name ? ` (${a.name})` : ""}`;
-        if (a.state === "needs-login") {
-          writeLine(out, `${name}: needs linking: run \`${a.loginCommand ?? `openclaw channels login ${channel.channel}`}\``);
-          if (a.detail) writeLine(out, `    ${a.detail}`);
-          continue;
-        }
-        writeLine(
-          out,
-          `${name}: ${a.state}${who}; restarts ${a.restarts}; last in ${describeAge(a.lastInboundAt)}; last out ${describeAge(a.lastOutboundAt)}`,
-        );
-        if (a.detail) writeLine(out, `    ${a.detail}`);
-        else if (a.lastError) writeLine(out, `    last error: ${a.lastError}`);
-      }
-    }
+    for (const line of formatChannelsStatus(payload)) writeLine(ctx.stdout, line);
   } finally {
     await client.close();
   }
