@@ -170,5 +170,14 @@ export function createMatrixOutbound(
         throw toSendError(error, `typing in ${roomId}`);
       }
     },
+    /** Stops "typing…" at once rather than letting its 30 s timeout run out. */
+    async clearTyping(target): Promise<void> {
+      const roomId = await roomOf(target);
+      try {
+        await transport.setTyping(roomId, false, 0);
+      } catch (error) {
+        throw toSendError(error, `ending typing in ${roomId}`);
+      }
+    },
   };
 }

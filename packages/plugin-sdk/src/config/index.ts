@@ -42,6 +42,7 @@ export {
   type MigrationOutcome,
 } from "../migrations/types.js";
 export {
+  CHANNEL_MIGRATION_KINDS,
   compileChannelMigrations,
   type ChannelMigration,
   type StreamingAliasMigration,

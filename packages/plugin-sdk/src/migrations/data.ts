@@ -56,6 +56,13 @@ export interface OpenMeansAllowlistMigration {
 /** A doctor rule of a channel, as data. */
 export type ChannelMigration = StreamingAliasMigration | KeyMoveMigration | OpenMeansAllowlistMigration;
 
+/** Every `ChannelMigration` kind this SDK version knows (hosts refuse others). */
+export const CHANNEL_MIGRATION_KINDS: readonly ChannelMigration["kind"][] = [
+  "streaming-aliases",
+  "key-move",
+  "open-means-allowlist-with-entries",
+];
+
 function openMeansAllowlistRule(channelId: string, index: number): LegacyKeyRule {
   /** The entries whose effective policy is "open" without "*", with the effective allowFrom. */
   const offending = (config: ConfigObject) => {

@@ -1,6 +1,7 @@
 // Conformance cases: the plugin's shape and declarations, and inbound order.
 import assert from "node:assert/strict";
 import { SPECIFICATION_VERSION } from "@openclaw/plugin-sdk";
+import { CHANNEL_MIGRATION_KINDS } from "@openclaw/plugin-sdk/config";
 import type { ConformanceCase } from "./define.js";
 import { resolveAsCore } from "./host.js";
 
@@ -33,10 +34,7 @@ export const contractShape: ConformanceCase = {
     }
     assert.doesNotThrow(() => JSON.stringify(plugin.config.migrations), "config.migrations is plain data");
     for (const m of plugin.config.migrations) {
-      assert.ok(
-        m.kind === "streaming-aliases" || m.kind === "key-move",
-        `migration kind ${String((m as { kind?: unknown }).kind)} is known`,
-      );
+      assert.ok(CHANNEL_MIGRATION_KINDS.includes(m.kind), `migration kind ${String((m as { kind?: unknown }).kind)} is known`);
     }
     assert.ok(plugin.listAccounts(s.harness.accountConfig, env).includes(s.accountId), "listAccounts lists the account");
 
