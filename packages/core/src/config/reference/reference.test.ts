@@ -1,16 +1,26 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import { describe, expect, it } from "vitest";
-import qqbotConfig from "@openclaw/qqbot/config";
-import telegramConfig from "@openclaw/telegram/config";
-import whatsappConfig from "@openclaw/whatsapp/config";
 import { CONFIG_REFERENCE_FILE, renderBuiltinConfigReference as render } from "./index.js";
 
-// `pnpm docs:gen` documents core with the channel packages of this repository.
-const renderBuiltinConfigReference = () => render([qqbotConfig, telegramConfig, whatsappConfig]);
-
 const repoRoot = fileURLToPath(new URL("../../../../../", import.meta.url));
+
+// `pnpm docs:gen` documents core with every channel package in extensions/ (their built config
+// entries, in folder order); the test loads the same set, so a new channel cannot be forgotten.
+const channelDefinitions = await Promise.all(
+  readdirSync(path.join(repoRoot, "extensions"))
+    .sort()
+    .flatMap((name) => {
+      const pkgFile = path.join(repoRoot, "extensions", name, "package.json");
+      if (!existsSync(pkgFile)) return [];
+      const entry = JSON.parse(readFileSync(pkgFile, "utf8")).openclaw?.plugin?.configEntry as string | undefined;
+      return entry === undefined ? [] : [path.join(repoRoot, "extensions", name, entry)];
+    })
+    .map(async (file) => ((await import(pathToFileURL(file).href)) as { default: ChannelConfigDefinition }).default),
+);
+const renderBuiltinConfigReference = () => render(channelDefinitions);
 
 function firstDifference(a: string, b: string): string {
   const left = a.split("\n");
@@ -48,8 +58,8 @@ describe("docs/configuration-reference.md", () => {
     expect(text).toMatch(
       /^\| `channels\.telegram\.accounts\.<id>\.streaming\.mode` \| `"off" \\\| "partial" \\\| "block" \\\| "progress"` \|/m,
     );
-    // A first-party channel whose package is not in the repository yet is named, with its package.
-    expect(text).toContain("checked once its plugin (@openclaw/matrix) is installed");
+    // A first-party channel whose package is not installed is named, with its package.
+    expect(render([])).toContain("checked once its plugin (@openclaw/matrix) is installed");
     expect(text).toMatch(/^\| `agents\.defaults\.blockStreamingChunk\.maxChars` \| `integer`, > 0 \| `1200` \|/m);
     expect(text).toContain("| `bindings[].match.channel` |");
     // Retired flat keys are not part of the schema, so they are not in the reference.
