@@ -31,7 +31,8 @@ import { runAgentLoop, type SteeringText } from "./loop.js";
 import { replayRecordedTurn } from "./resume.js";
 import { chatFailureNotice, RecentRunErrors, type RunErrorRecord } from "./run-errors.js";
 import { createSessionTools } from "./session-tools.js";
-import { SkillSnapshots } from "./skill-snapshots.js";
+import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, type SessionModel } from "./session-model.js";
+import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { historyFromEvents, loopRecordEvent, userMessageEvent } from "./transcript.js";
 
@@ -227,7 +228,7 @@ export class AgentRuntime {
       if (replayed) return finish("ok", replayed.text, { silent: replayed.silent });
     }
 
-    const candidates = resolveModelSelection(this.config, agentId);
+    const candidates = sessionCandidates(this.config, agentId, store.getEntry(sessionKey));
     if (candidates.length === 0) {
       const text = noModelConfiguredMessage(this.paths.configPath);
       record([{ type: "custom", customType: "notice", data: { text } }]);
@@ -358,6 +359,38 @@ export class AgentRuntime {
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** The model a session runs on: its `/model` choice, else the agent's configured primary. */
+  sessionModel(agentId: string, sessionKey: string): SessionModel {
+    const entry = this.store(agentId).getEntry(sessionKey.toLowerCase());
+    const ref = sessionCandidates(this.config, agentId, entry)[0]?.ref;
+    const contextWindow = contextWindowOf(this.config, ref);
+    return { ref, override: overrideOf(entry) !== undefined && ref === overrideOf(entry), ...(contextWindow ? { contextWindow } : {}) };
+  }
+
+  /**
+   * Sets (or, with `undefined`, clears) a session's model for its next turns, as `/model` does.
+   * The ref is validated against the configured providers; an invalid one throws an Error whose
+   * message tells the person what to pick instead. Returns the model now in force.
+   */
+  setSessionModel(agentId: string, sessionKey: string, ref: string | undefined): SessionModel {
+    const key = sessionKey.toLowerCase();
+    const store = this.store(agentId);
+    const chosen = ref === undefined ? undefined : validateModelChoice(this.config, agentId, ref);
+    if (!store.getEntry(key)) store.getOrCreateSession(key, { now: this.now().getTime(), touch: false });
+    store.updateEntry(key, {
+      providerOverride: chosen?.provider,
+      modelOverride: chosen?.model,
+      modelOverrideSource: chosen ? "user" : undefined,
+    });
+    return this.sessionModel(agentId, key);
+  }
+
+  /** The agent's user-invocable skills (the `/name` chat commands), as discovered now. */
+  async skillCommands(agentId: string): Promise<readonly SkillCommand[]> {
+    const settings = resolveWorkspaceSettings(this.config, agentId, this.paths, { env: this.env });
+    return (await this.skills.forAgent(agentId, settings.workspaceDir)).commands;
   }
 
   /** The tools a session of this agent gets (after the tool policy), e.g. for `openclaw context --detail`. */
