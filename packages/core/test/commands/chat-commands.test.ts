@@ -113,6 +113,28 @@ describe("chat commands", () => {
     expect((await commands.handle(input("/model default")))?.text).toBe("This chat is back on the configured model: local/llama.");
   });
 
+  it("a /model choice whose model left the config falls back to the configured model", async () => {
+    await createChatCommands({ runtime, queue }).handle(input("/model local/qwen"));
+    await runtime.close();
+    const result = validateConfig(
+      {
+        agents: { defaults: { model: "local/llama", workspace: path.join(stateDir, "ws") } },
+        models: { providers: { local: { baseUrl: fake.baseUrl, models: [{ id: "llama" }] } } },
+      },
+      createConfigRegistry(),
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    runtime = new AgentRuntime({
+      config: result.config,
+      paths: { stateDir, configPath: path.join(stateDir, "openclaw.json") },
+      env: { HOME: stateDir },
+    });
+    expect(runtime.sessionModel("main", SESSION)).toEqual({ ref: "local/llama", override: false });
+    fake.enqueue([{ text: "llama again" }]);
+    await runtime.runTurn({ agentId: "main", sessionKey: SESSION, message: "hi" });
+    expect(fake.requests.map((r) => r.body.model)).toEqual(["llama"]);
+  });
+
   it("/status shows the model, session, context use against the window, and the queue", async () => {
     const commands = createChatCommands({ runtime, queue });
     const before = (await commands.handle(input("/status")))?.text ?? "";
