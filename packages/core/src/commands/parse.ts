@@ -34,7 +34,7 @@ export function parseCommand(text: string, context: ParseContext): ParsedCommand
   return { name: match[1]!.toLowerCase(), args: trimmed.slice(match[0].length).trim() };
 }
 
-/** A skill name as a command word: lowercase, `_` and `-` alike (Telegram commands have no `-`). */
+/** A skill name as a command word: lowercase, `_` and `-` alike (some platforms allow no `-` in commands). */
 export function commandWord(name: string): string {
   return name.toLowerCase().replace(/-/g, "_");
 }
