@@ -20,6 +20,8 @@ export interface BuiltinToolsOptions {
   modelRef?: string;
   /** Background exec jobs; a new registry when omitted. Pass one per agent run and dispose it at the end. */
   processes?: ProcessRegistry;
+  /** Environment web_search reads API keys and SEARXNG_URL from when the config has none (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
   /** DNS resolver for web_fetch (default `dns.lookup`). */
   resolveHost?: HostResolver;
 }
@@ -37,7 +39,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AgentTool
   tools.push(
     createExecTool(processes),
     createProcessTool(processes),
-    createWebSearchTool(),
+    createWebSearchTool(options.env ? { env: options.env } : {}),
     createWebFetchTool(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     createMemorySearchTool(),
     createMemoryGetTool(),

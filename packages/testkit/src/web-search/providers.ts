@@ -111,7 +111,9 @@ export function perplexity(req: FakeSearchRequest, ctx: ProviderContext): FakeRe
     web_search_options?: { user_location?: { country?: string } };
     search_language_filter?: string[];
   };
-  if (typeof body.model !== "string" || !body.model.startsWith("sonar"))
+  // Bare Sonar names on Perplexity; "perplexity/sonar" through an OpenAI-compatible router (OpenRouter).
+  const routed = typeof body.model === "string" && body.model.startsWith("perplexity/");
+  if (typeof body.model !== "string" || !body.model.replace(/^perplexity\//, "").startsWith("sonar"))
     return err(400, `Invalid model '${String(body.model)}'. Permitted models: sonar, sonar-pro, sonar-reasoning-pro.`, "invalid_model");
   const q = [...(body.messages ?? [])].reverse().find((m) => m.role === "user")?.content;
   if (!q) return err(400, "messages must end with a user message.", "invalid_message");
@@ -121,6 +123,29 @@ export function perplexity(req: FakeSearchRequest, ctx: ProviderContext): FakeRe
     language: body.search_language_filter?.[0],
   }).slice(0, 5);
   const answer = found.length === 0 ? "I could not find anything about that." : found.map((d, i) => `${d.snippet} [${i + 1}]`).join(" ");
+  if (routed) {
+    // OpenRouter's shape: no top-level citations; sources as url_citation annotations on the message.
+    return json(200, {
+      id: "gen-fake",
+      model: body.model,
+      object: "chat.completion",
+      created: 1_700_000_000,
+      choices: [
+        {
+          index: 0,
+          finish_reason: "stop",
+          message: {
+            role: "assistant",
+            content: answer,
+            annotations: found.map((d) => ({
+              type: "url_citation",
+              url_citation: { url: d.url, title: d.title, content: d.snippet, start_index: 0, end_index: 0 },
+            })),
+          },
+        },
+      ],
+    });
+  }
   return json(200, {
     id: "fake-completion",
     model: body.model,

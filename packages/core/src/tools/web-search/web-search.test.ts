@@ -17,9 +17,15 @@ afterEach(() => box.cleanup());
 
 type Provider = "brave" | "tavily" | "perplexity" | "searxng";
 
-function configFor(provider: Provider, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const entry =
-    provider === "searxng" ? { baseUrl: fake.baseUrls.searxng } : { apiKey: fake.keys[provider], baseUrl: fake.baseUrls[provider] };
+function configFor(
+  provider: Provider,
+  extra: Record<string, unknown> = {},
+  entryExtra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const entry = {
+    ...(provider === "searxng" ? { baseUrl: fake.baseUrls.searxng } : { apiKey: fake.keys[provider], baseUrl: fake.baseUrls[provider] }),
+    ...entryExtra,
+  };
   return { tools: { web: { search: { provider, [provider]: entry, ...extra } } } };
 }
 
@@ -84,6 +90,16 @@ describe("web_search providers", () => {
     expect(res.content).toMatch(/Answer: .*drift apart.*\[1\]/);
     expect(res.content).toContain("Sources:");
     expect(urls(res)[0]).toBe("https://www.example.org/otters-hold-hands");
+  });
+
+  it("an OpenAI-compatible search model (OpenRouter's perplexity/sonar): sources from url_citation annotations", async () => {
+    const res = await search(configFor("perplexity", {}, { model: "perplexity/sonar" }), { query: "otters hold hands", count: 2 });
+    expect(res.isError).toBeFalsy();
+    expect(fake.requestsFor("perplexity")[0]!.body).toMatchObject({ model: "perplexity/sonar" });
+    expect(res.content).toContain("Answer: ");
+    expect(urls(res)).toHaveLength(2);
+    expect(urls(res)[0]).toBe("https://www.example.org/otters-hold-hands");
+    expect(res.details).toMatchObject({ results: [{ title: "Why do otters hold hands?" }, {}] });
   });
 
   it("SearXNG: format=json with the language (and country as its region), cut to count", async () => {
