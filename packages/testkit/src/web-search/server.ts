@@ -31,6 +31,7 @@ export async function startFakeWebSearch(options: FakeWebSearchOptions = {}): Pr
   const searxngFormats = options.searxngFormats ?? ["html", "json"];
   const requests: FakeSearchRequest[] = [];
   const failures = new Map<FakeSearchProvider, { status: number; message: string }[]>();
+  const hangs = new Set<FakeSearchProvider>();
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -54,6 +55,7 @@ export async function startFakeWebSearch(options: FakeWebSearchOptions = {}): Pr
           body: req.method === "POST" ? await readJson(req) : undefined,
         };
         requests.push(record);
+        if (hangs.delete(provider)) return; // the socket stays open; close() destroys it
         const forced = failures.get(provider)?.shift();
         const ctx: ProviderContext = { docs, key: provider === "searxng" ? "" : keys[provider], searxngFormats };
         reply = forced ? forcedError(provider, forced.status, forced.message) : HANDLERS[provider](record, ctx);
@@ -79,6 +81,9 @@ export async function startFakeWebSearch(options: FakeWebSearchOptions = {}): Pr
       const list = failures.get(provider) ?? [];
       list.push({ status, message });
       failures.set(provider, list);
+    },
+    hangNext(provider) {
+      hangs.add(provider);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -47,5 +47,7 @@ export interface FakeWebSearch {
   requestsFor(provider: FakeSearchProvider): FakeSearchRequest[];
   /** The provider's next request fails with this HTTP status, in the provider's own error shape. */
   failNext(provider: FakeSearchProvider, status: number, message?: string): void;
+  /** The provider's next request gets no answer until the client gives up or the fake closes. */
+  hangNext(provider: FakeSearchProvider): void;
   close(): Promise<void>;
 }

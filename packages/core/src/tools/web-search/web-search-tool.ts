@@ -12,17 +12,17 @@ import type { SearchProviderImpl, SearchRequest, SearchResponse } from "./types.
 
 const schema = z.strictObject({
   query: z.string().trim().min(1).describe("What to search for."),
-  count: z.int().min(1).max(20).optional().describe("How many results (1-20; default tools.web.search.maxResults, 5)."),
+  count: z.int().min(1).max(20).optional().describe("Number of results."),
   country: z
     .string()
     .regex(/^[A-Za-z]{2}$/, "a two-letter ISO 3166 country code such as US or DE")
     .optional()
-    .describe("Two-letter country code to favour results from (e.g. US, DE), where the provider supports it."),
+    .describe("Country to favour, e.g. US or DE."),
   language: z
     .string()
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z]{2})?$/, "an ISO 639-1 language code such as en or de")
     .optional()
-    .describe("Language code of the results (e.g. en, de), where the provider supports it."),
+    .describe("Result language, e.g. en or de."),
 });
 
 const IMPLEMENTATIONS: Record<SearchProviderId, SearchProviderImpl> = {

@@ -199,6 +199,24 @@ describe("web_search errors", () => {
     }
   });
 
+  it("gives up after tools.web.search.timeoutSeconds and says which key sets it", async () => {
+    fake.hangNext("tavily");
+    const res = await search(configFor("tavily", { timeoutSeconds: 0.2 }), { query: "otter" });
+    expect(res).toMatchObject({
+      isError: true,
+      content: expect.stringContaining("Tavily did not answer within 0.2s (tools.web.search.timeoutSeconds)"),
+    });
+  });
+
+  it("names the URL it could not reach", async () => {
+    const gone = await startFakeWebSearch();
+    await gone.close();
+    const res = await search({ tools: { web: { search: { searxng: { baseUrl: gone.baseUrls.searxng } } } } }, { query: "otter" });
+    expect(res.isError).toBe(true);
+    expect(res.content).toContain(`Could not reach SearXNG at ${gone.baseUrls.searxng}`);
+    expect(res.content).toContain("ECONNREFUSED");
+  });
+
   it("does not cache failures", async () => {
     fake.failNext("brave", 503, "try later");
     const tool = createWebSearchTool({ env: {}, cache: createSearchCache() });
