@@ -208,6 +208,16 @@ describe("web_search errors", () => {
     });
   });
 
+  it("stops when the run is aborted", async () => {
+    fake.hangNext("brave");
+    const controller = new AbortController();
+    const tool = createWebSearchTool({ env: {}, cache: createSearchCache() });
+    const pending = tool.execute({ query: "otter" }, makeCtx(box, { config: makeConfig(configFor("brave")), signal: controller.signal }));
+    await expect.poll(() => fake.requestsFor("brave").length).toBe(1);
+    controller.abort();
+    expect(await pending).toMatchObject({ isError: true, content: expect.stringContaining("web_search was aborted") });
+  });
+
   it("names the URL it could not reach", async () => {
     const gone = await startFakeWebSearch();
     await gone.close();
