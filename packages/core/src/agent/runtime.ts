@@ -412,7 +412,7 @@ export class AgentRuntime {
       this.processes.set(sessionKey, processes);
     }
     const tools = [
-      ...createBuiltinTools({ config: this.config, modelRef, processes }),
+      ...createBuiltinTools({ config: this.config, modelRef, processes, env: this.env }),
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
       ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
     ];

@@ -24,6 +24,9 @@ export { resolveExecSettings, DEFAULT_EXEC_TIMEOUT_SECONDS, DEFAULT_EXEC_MAX_OUT
 export { createWebFetchTool, type WebFetchToolOptions } from "./web/web-fetch-tool.js";
 export { resolveWebFetchSettings, WEB_FETCH_DEFAULTS, type WebFetchSettings } from "./web/settings.js";
 export { classifyAddress } from "./web/ip-guard.js";
+export { createWebSearchTool, type WebSearchToolOptions } from "./web-search/web-search-tool.js";
+export { createSearchCache, type SearchCache } from "./web-search/cache.js";
+export type { SearchResponse, SearchResult } from "./web-search/types.js";
 export type { HostResolver } from "./web/http-get.js";
 export { createMemorySearchTool, createMemoryGetTool } from "./memory-tools.js";
 export { TOOL_GROUPS, TOOL_PROFILES, TOOL_ALIASES, type ToolProfile } from "./policy/groups.js";
