@@ -14,6 +14,7 @@ import type { ModelCandidate, ModelProvider } from "../providers/index.js";
 import type { MessageQueue } from "../queue/index.js";
 import type { StateDb } from "../state/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
+import type { ConfigReloadReport } from "../tools/index.js";
 import type { BackupScheduleOptions } from "../databases/index.js";
 import type { BackoffPolicy } from "./backoff.js";
 
@@ -148,6 +149,8 @@ export interface GatewayOptions {
    * every 6 hours, the newest 3 of each database kept in `<stateDir>/backups`.
    */
   backups?: Pick<BackupScheduleOptions, "intervalMs" | "keep" | "now" | "timers">;
+  /** Quiet time after the last change of the config file before it is reloaded; default 300 ms. */
+  reloadDebounceMs?: number;
 }
 
 /** State of one account, as `status()` and `channels.status` report it. */
@@ -196,6 +199,12 @@ export interface Gateway {
   readonly queue: MessageQueue;
   /** Per channel and account state. */
   status(): ChannelStatusReport[];
+  /**
+   * Reads and validates the config file now and applies what is safe without a restart (see
+   * docs/gateway.md, "Config reload"); an invalid file keeps the running config. The gateway
+   * also does this by itself when the file changes.
+   */
+  reloadConfig(): Promise<ConfigReloadReport>;
   /**
    * Graceful shutdown: refuses new inbound messages and runs, stops the accounts' monitors, lets
    * runs and deliveries in flight finish for up to `timeoutMs` (default: the gateway's

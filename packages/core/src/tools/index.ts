@@ -26,6 +26,13 @@ export { resolveWebFetchSettings, WEB_FETCH_DEFAULTS, type WebFetchSettings } fr
 export { classifyAddress } from "./web/ip-guard.js";
 export type { HostResolver } from "./web/http-get.js";
 export { createMemorySearchTool, createMemoryGetTool } from "./memory-tools.js";
+export {
+  createGatewayTool,
+  gatewayToolsFor,
+  isOwnerMainSession,
+  type ConfigReloadReport,
+  type GatewayToolHost,
+} from "./gateway/index.js";
 export { TOOL_GROUPS, TOOL_PROFILES, TOOL_ALIASES, type ToolProfile } from "./policy/groups.js";
 export {
   resolveToolPolicy,
