@@ -17,7 +17,7 @@ function replaceContents(target: Record<string, unknown>, source: Record<string,
  * by the runtime, the queue and the inbound pipeline, so its contents are replaced in place: the
  * access gate, routing and queue settings apply to the next message, agent, model and tool
  * settings to the next turn (`AgentRuntime.configChanged`). Channel accounts whose config changed
- * restart one at a time. Changes to `gateway.*` and `plugins` are logged as needing a restart and
+ * restart one at a time, in the background, once no inbound message is in flight. Changes to `gateway.*` and `plugins` are logged as needing a restart and
  * not applied.
  */
 export function createConfigApplier(deps: {
@@ -27,8 +27,21 @@ export function createConfigApplier(deps: {
   accounts: AccountManager;
   scrubber: SecretScrubber;
   log: GatewayLogger;
+  /** Resolves when no inbound message is in flight: accounts restart only then, so no reply is cut off. */
+  settled(): Promise<void>;
+  /** False once the gateway stops: pending account restarts are skipped. */
+  running(): boolean;
 }): (next: unknown) => Promise<ConfigReloadReport> {
   const { config, configPath, runtime, accounts, scrubber, log } = deps;
+  // Account restarts run one reload after the other, in the background: the reload that asked
+  // for them may come from a turn (the gateway tool) whose reply must be delivered first.
+  let restarts: Promise<void> = Promise.resolve();
+  const restartAccounts = async () => {
+    await deps.settled();
+    if (!deps.running()) return;
+    const restarted = await accounts.reconcile(config.channels as Record<string, unknown>);
+    if (restarted.length > 0) log.info(`config reload: restarted account${restarted.length === 1 ? "" : "s"} ${restarted.join(", ")}`);
+  };
   return async (next) => {
     const plan = planReload(config, next);
     if (plan.needsRestart.length > 0) {
@@ -45,8 +58,9 @@ export function createConfigApplier(deps: {
     runtime.configChanged();
     log.info(`config reload: applied ${plan.applied.join(", ")} from ${configPath} without a restart`);
     if (plan.applied.some((p) => p.startsWith("channels."))) {
-      const restarted = await accounts.reconcile(config.channels as Record<string, unknown>);
-      if (restarted.length > 0) log.info(`config reload: restarted account${restarted.length === 1 ? "" : "s"} ${restarted.join(", ")}`);
+      restarts = restarts
+        .then(restartAccounts)
+        .catch((err) => log.error(`config reload: restarting accounts failed: ${(err as Error).message}`));
     }
     return { outcome: "applied", applied: plan.applied, needsRestart: plan.needsRestart };
   };

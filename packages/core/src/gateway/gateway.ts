@@ -225,7 +225,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       file: paths.configPath,
       ...(options.reloadDebounceMs !== undefined ? { debounceMs: options.reloadDebounceMs } : {}),
       load: async () => (await loadConfig(paths, { env, channels: channelDefinitions })).config,
-      apply: createConfigApplier({ config, configPath: paths.configPath, runtime, accounts, scrubber, log }),
+      apply: createConfigApplier({
+        config,
+        configPath: paths.configPath,
+        runtime,
+        accounts,
+        scrubber,
+        log,
+        settled: async () => pipeline?.idle?.(),
+        running: () => accepting,
+      }),
       log,
     });
     reloader.start();

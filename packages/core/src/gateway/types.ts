@@ -97,6 +97,8 @@ export interface InboundPipeline {
   start?(): void;
   /** Extra agent tools per session (the shared `message` tool). */
   extraTools?(ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }): AgentTool[];
+  /** Resolves once no inbound message is being handled (its run and reply delivery done); a config reload waits for it before restarting accounts. */
+  idle?(): Promise<void>;
   /** Waits for deliveries still in flight, at most `timeoutMs`. Called after the queue drained. */
   drain?(options: { timeoutMs: number }): Promise<void>;
   /** Releases what the pipeline holds. Called once, after `drain`. */
