@@ -23,19 +23,14 @@ const MAX_CONFIG_CHARS = 20_000;
 const schema = z.strictObject({
   action: z
     .enum(["config.get", "config.patch", "reload"])
-    .describe("config.get: the running config (secrets as ***); config.patch: change the config file; reload: apply the file now."),
-  path: z.string().min(1).optional().describe("config.get: only this key, e.g. channels.telegram or agents.defaults.model."),
-  patch: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe("config.patch: a JSON merge patch (RFC 7396) of the config file; null removes a key, arrays are replaced whole."),
+    .describe("config.get: running config, secrets as ***; config.patch: change the file and reload; reload: apply the file now."),
+  path: z.string().min(1).optional().describe("config.get: one key, e.g. channels.telegram."),
+  patch: z.record(z.string(), z.unknown()).optional().describe("JSON merge patch of the file (null removes a key, arrays replace)."),
   set: z
     .array(z.strictObject({ path: z.string().min(1), value: z.unknown().optional() }))
     .optional()
-    .describe(
-      "config.patch: path/value changes instead of a merge patch, e.g. [{path:'agents.defaults.model', value:'openai/gpt-5'}]; no value removes the key.",
-    ),
-  reload: z.boolean().optional().describe("config.patch: reload the gateway right after writing (default true)."),
+    .describe("Instead of patch: [{path, value}]; no value removes the key."),
+  reload: z.boolean().optional().describe("Reload after config.patch (default true)."),
 });
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -85,8 +80,8 @@ export function createGatewayTool(host: GatewayToolHost): AgentTool {
   return defineTool({
     name: "gateway",
     description:
-      "Read and change the OpenClaw config and reload the running gateway (owner's main session only). " +
-      "Channel, agent, model and tool settings apply without a restart; gateway.port, bind and auth need one.",
+      "Read or change the OpenClaw config and reload the gateway. Agent, model, tool and channel settings apply " +
+      "at once; gateway.port, bind and auth need a restart.",
     groups: ["group:automation"],
     schema,
     async run(input, ctx) {
