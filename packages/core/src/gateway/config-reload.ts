@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from "node:fs";
+import { existsSync, type FSWatcher, watch } from "node:fs";
 import path from "node:path";
 import type { ConfigReloadReport } from "../tools/index.js";
 import type { GatewayLogger } from "./types.js";
@@ -22,7 +22,7 @@ export interface ConfigReloaderOptions {
  * Watches the config file and reloads it: every change (an edit in place or an atomic rename
  * over it, as `openclaw config set` writes) restarts a debounce timer; then the file is read and
  * validated, and applied when valid. An invalid file is logged with every problem and the
- * running config is kept. The folder is watched, not the file, so a rename over the file is
+ * running config is kept, and so it is while the file is missing. The folder is watched, not the file, so a rename over the file is
  * seen; files beside it (`.bak`, the lock) are ignored. Reloads never overlap.
  */
 export class ConfigReloader {
@@ -71,6 +71,12 @@ export class ConfigReloader {
 
   private async reload(): Promise<ConfigReloadReport> {
     const { file, log } = this.options;
+    if (!existsSync(file)) {
+      // A missing file would load as the defaults (no channels): never apply that to a running gateway.
+      const problems = `${file} is gone; restore it (the previous version is ${file}.bak) or stop the gateway to start over with the defaults.`;
+      log.warn(`config reload: the gateway keeps running on the previous config: ${problems}`);
+      return { outcome: "invalid", applied: [], needsRestart: [], problems };
+    }
     let next: unknown;
     try {
       next = await this.options.load();
