@@ -55,15 +55,16 @@ async function problemsOf(host: GatewayToolHost, raw: unknown): Promise<ConfigPr
   }
 }
 
+/** One or two sentences for the model: what a reload applied, kept, or needs a restart for. */
 export function describeReload(report: ConfigReloadReport): string {
   if (report.outcome === "invalid") return `The running gateway kept its config: ${report.problems ?? "the file is invalid"}`;
   const parts = [
     report.outcome === "unchanged"
-      ? "Nothing changed for the running gateway."
+      ? "The running gateway already runs this config."
       : `Applied without a restart: ${report.applied.join(", ") || "nothing"}.`,
   ];
   if (report.needsRestart.length > 0)
-    parts.push(`Needs a restart of the gateway (openclaw gateway restart): ${report.needsRestart.join(", ")}.`);
+    parts.push(`Needs a restart of the gateway (stop it and start `openclaw gateway` again): ${report.needsRestart.join(", ")}.`);
   return parts.join(" ");
 }
 
