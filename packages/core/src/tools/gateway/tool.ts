@@ -64,7 +64,7 @@ export function describeReload(report: ConfigReloadReport): string {
       : `Applied without a restart: ${report.applied.join(", ") || "nothing"}.`,
   ];
   if (report.needsRestart.length > 0)
-    parts.push(`Needs a restart of the gateway (stop it and start `openclaw gateway` again): ${report.needsRestart.join(", ")}.`);
+    parts.push(`Needs a restart of the gateway (stop it and start it again with openclaw gateway): ${report.needsRestart.join(", ")}.`);
   return parts.join(" ");
 }
 
