@@ -196,6 +196,7 @@ export interface Gateway {
   readonly url: string;
   /** The token clients authenticate with; undefined with `gateway.auth.mode: "none"`. */
   readonly token: string | undefined;
+  /** The running config; a config reload replaces its contents in place (`gateway.*` and `plugins` excepted). */
   readonly config: OpenClawConfig;
   readonly runtime: AgentRuntime;
   readonly queue: MessageQueue;
