@@ -24,7 +24,7 @@ import {
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
-import type { ProcessRegistry } from "../tools/index.js";
+import type { GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
@@ -49,6 +49,8 @@ export interface AgentRuntimeOptions {
   extraTools?: (ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }) => AgentTool[];
   /** Called once per failed run with the full detail (the gateway logs it); errors it throws are ignored. */
   onRunError?: (record: RunErrorRecord) => void;
+  /** What the owner's `gateway` tool reloads and validates with; default: the config file only, no reload. */
+  gatewayHost?: GatewayToolHost;
 }
 
 export interface TurnRequest {
@@ -100,7 +102,7 @@ export class AgentRuntime {
   readonly config: OpenClawConfig;
   readonly paths: OpenClawPaths;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly createProvider: (candidate: ModelCandidate) => ModelProvider;
+  private createProvider: (candidate: ModelCandidate) => ModelProvider;
   private readonly now: () => Date;
   private readonly version: string;
   private readonly stores = new Map<string, SessionStore>();
@@ -120,6 +122,18 @@ export class AgentRuntime {
     this.now = options.now ?? (() => new Date());
     this.version = options.version ?? "0.0.0";
     this.skills = new SkillSnapshots({ config: this.config, stateDir: this.paths.stateDir, env: this.env });
+  }
+
+  /**
+   * Call after the contents of `config` were replaced (a config reload): drops the tools built per
+   * session and the providers built from `models.providers`, so the next turn uses the new agent,
+   * model and tool settings. Session stores keep their settings until the next start.
+   */
+  configChanged(): void {
+    this.toolCache.clear();
+    if (!this.options.createProvider) {
+      this.createProvider = createProviderFactory(this.config, { env: this.env, configPath: this.paths.configPath });
+    }
   }
 
   /** The agent's session store, opened on first use (this process becomes its single writer). */
@@ -405,7 +419,9 @@ export class AgentRuntime {
     if (cached) return cached;
     if (this.toolCache.size > 1024) this.toolCache.clear();
     // The built-in tools load on the first run, not at gateway start.
-    const { createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy } = await import("../tools/index.js");
+    const { createBuiltinTools, createProcessRegistry, filterTools, gatewayToolsFor, resolveToolPolicy } = await import(
+      "../tools/index.js"
+    );
     let processes = this.processes.get(sessionKey);
     if (!processes) {
       processes = createProcessRegistry();
@@ -414,11 +430,16 @@ export class AgentRuntime {
     const tools = [
       ...createBuiltinTools({ config: this.config, modelRef, processes, env: this.env }),
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
+      ...gatewayToolsFor({ config: this.config, agentId, sessionKey, host: this.gatewayHost() }),
       ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
     ];
     const allowed = filterTools(tools, resolveToolPolicy(this.config, agentId));
     this.toolCache.set(cacheKey, allowed);
     return allowed;
+  }
+
+  private gatewayHost(): GatewayToolHost {
+    return this.options.gatewayHost ?? { configPath: this.paths.configPath, env: this.env };
   }
 
   private ensureWorkspaceOnce(workspaceDir: string, skipBootstrap: boolean): Promise<{ bootstrapPending: boolean }> {

@@ -358,6 +358,9 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         }),
       ];
     },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
     async drain({ timeoutMs }) {
       accepting = false;
       const deadline = new Promise((r) => setTimeout(r, timeoutMs).unref?.());

@@ -29,6 +29,13 @@ export { createSearchCache, type SearchCache } from "./web-search/cache.js";
 export type { SearchResponse, SearchResult } from "./web-search/types.js";
 export type { HostResolver } from "./web/http-get.js";
 export { createMemorySearchTool, createMemoryGetTool } from "./memory-tools.js";
+export {
+  createGatewayTool,
+  gatewayToolsFor,
+  isOwnerMainSession,
+  type ConfigReloadReport,
+  type GatewayToolHost,
+} from "./gateway/index.js";
 export { TOOL_GROUPS, TOOL_PROFILES, TOOL_ALIASES, type ToolProfile } from "./policy/groups.js";
 export {
   resolveToolPolicy,

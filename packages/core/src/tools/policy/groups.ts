@@ -7,6 +7,7 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:sessions": ["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status"],
   "group:agents": ["agents_list"],
   "group:messaging": ["message"],
+  "group:automation": ["gateway"],
 };
 
 export type ToolProfile = "minimal" | "coding" | "messaging" | "full";
