@@ -29,7 +29,7 @@ function changedKeys(a: unknown, b: unknown, prefix: string): string[] {
 
 /**
  * Compares the running config with a reloaded one (both validated, defaults applied). Channels
- * are listed per channel (`channels.telegram`), the restart-only sections per key
+ * are listed per channel (`channels.<id>`), the restart-only sections per key
  * (`gateway.port`), everything else per top-level section.
  */
 export function planReload(running: unknown, next: unknown): ReloadPlan {

@@ -2,7 +2,7 @@
 export const REDACTED = "***";
 
 // Key names that hold secrets, compared without case, "-" and "_": token, botToken, appSecret,
-// apiKey, password, Feishu's encryptKey, and the header names Authorization, Proxy-Authorization,
+// apiKey, password, a webhook's encryptKey, and the header names Authorization, Proxy-Authorization,
 // Cookie, Set-Cookie, X-Api-Key. Plural counters such as `maxTokens` do not match.
 const SECRET_KEY =
   /(token|secret|password|passwd|passphrase|apikey|accesskey|privatekey|encryptkey|encryptionkey|signingkey|recoverykey|authorization|cookie)$/;

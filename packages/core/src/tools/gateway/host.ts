@@ -4,7 +4,7 @@ import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 export interface ConfigReloadReport {
   /** `unchanged`: the file equals the running config; `invalid`: the running config was kept. */
   outcome: "applied" | "unchanged" | "invalid";
-  /** Config paths that took effect without a restart (e.g. `agents`, `channels.telegram`). */
+  /** Config paths that took effect without a restart (e.g. `agents`, `channels.<id>`). */
   applied: string[];
   /** Config paths that changed but only take effect after a gateway restart (`gateway.port`, `gateway.bind`, `gateway.auth`, ...). */
   needsRestart: string[];

@@ -18,7 +18,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 
 /** One `path = value` change; `value: null` (or omitted) removes the key. */
 export interface PathChange {
-  /** A config path as `openclaw config set` takes it, e.g. `channels.telegram.allowFrom` or `agents.list[0].model`. */
+  /** A config path as `openclaw config set` takes it, e.g. `channels.<id>.allowFrom` or `agents.list[0].model`. */
   path: string;
   value?: unknown;
 }

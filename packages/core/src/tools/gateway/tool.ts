@@ -24,7 +24,7 @@ const schema = z.strictObject({
   action: z
     .enum(["config.get", "config.patch", "reload"])
     .describe("config.get: running config, secrets as ***; config.patch: change the file and reload; reload: apply the file now."),
-  path: z.string().min(1).optional().describe("config.get: one key, e.g. channels.telegram."),
+  path: z.string().min(1).optional().describe("config.get: one key, e.g. gateway.port."),
   patch: z.record(z.string(), z.unknown()).optional().describe("JSON merge patch of the file (null removes a key, arrays replace)."),
   set: z
     .array(z.strictObject({ path: z.string().min(1), value: z.unknown().optional() }))
