@@ -17,6 +17,7 @@ describe("createBuiltinTools", () => {
       "exec",
       "process",
       "web_fetch",
+      "browser",
       "memory_search",
       "memory_get",
     ]);
@@ -64,7 +65,7 @@ describe("toolSchemaSizes", () => {
       totalChars: JSON.stringify({ name: "big", description: "y".repeat(100), parameters: { type: "object" } }).length,
     });
     const builtin = toolSchemaSizes(createBuiltinTools({ modelRef: "openai/gpt-5" }));
-    expect(builtin).toHaveLength(9);
+    expect(builtin).toHaveLength(10);
     for (let i = 1; i < builtin.length; i++) expect(builtin[i - 1]!.totalChars).toBeGreaterThanOrEqual(builtin[i]!.totalChars);
   });
 });

@@ -24,6 +24,11 @@ export { resolveExecSettings, DEFAULT_EXEC_TIMEOUT_SECONDS, DEFAULT_EXEC_MAX_OUT
 export { createWebFetchTool, type WebFetchToolOptions } from "./web/web-fetch-tool.js";
 export { resolveWebFetchSettings, WEB_FETCH_DEFAULTS, type WebFetchSettings } from "./web/settings.js";
 export { classifyAddress } from "./web/ip-guard.js";
+export { createBrowserTool, type BrowserToolOptions } from "./browser/browser-tool.js";
+export { BrowserManager, browserProfileDir, sharedBrowserManager, type BrowserManagerOptions } from "./browser/manager.js";
+export type { IdleTimers, TabInfo } from "./browser/session.js";
+export { resolveBrowserSettings, BROWSER_DEFAULTS, type BrowserSettings } from "./browser/settings.js";
+export { findChromiumOnPath, resolveChromiumExecutable, CHROMIUM_NAMES } from "./browser/executable.js";
 export type { HostResolver } from "./web/http-get.js";
 export { createMemorySearchTool, createMemoryGetTool } from "./memory-tools.js";
 export { TOOL_GROUPS, TOOL_PROFILES, TOOL_ALIASES, type ToolProfile } from "./policy/groups.js";
