@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { resolveChromiumExecutable } from "./executable.js";
-import { type BrowserGuardOptions, isRequestAllowed } from "./guard.js";
+import type { BrowserGuardOptions } from "./guard.js";
+import { startGuardProxy } from "./guard-proxy.js";
 import type { BrowserSettings } from "./settings.js";
 
 /** Timer functions the idle close uses; tests inject a manual clock. */
@@ -93,26 +94,33 @@ export class BrowserSession {
     const executablePath = resolveChromiumExecutable(settings.executablePath);
     await mkdir(this.options.profileDir, { recursive: true });
     const { chromium } = await import("playwright-core");
+    // Without allowPrivateNetwork every request goes through the guard proxy (loopback included).
+    const proxy = settings.allowPrivateNetwork
+      ? undefined
+      : await startGuardProxy({ ...this.options.guard, onBlocked: (target) => this.blocked.push(target) });
     const started = performance.now();
-    const context = await chromium.launchPersistentContext(this.options.profileDir, {
-      executablePath,
-      headless: settings.headless,
-      timeout: settings.timeoutSeconds * 1000,
-      args: ["--no-first-run", "--no-default-browser-check", "--disable-dev-shm-usage"],
-      handleSIGINT: false,
-      handleSIGTERM: false,
-    });
+    let context: BrowserContext;
+    try {
+      context = await chromium.launchPersistentContext(this.options.profileDir, {
+        executablePath,
+        headless: settings.headless,
+        timeout: settings.timeoutSeconds * 1000,
+        args: [
+          "--no-first-run",
+          "--no-default-browser-check",
+          "--disable-dev-shm-usage",
+          ...(proxy ? [`--proxy-server=${proxy.server}`, "--proxy-bypass-list=<-loopback>"] : []),
+        ],
+        handleSIGINT: false,
+        handleSIGTERM: false,
+      });
+    } catch (err) {
+      await proxy?.close();
+      throw err;
+    }
     this.launchMs = Math.round(performance.now() - started);
     context.setDefaultTimeout(settings.timeoutSeconds * 1000);
-    if (!settings.allowPrivateNetwork) {
-      const guard = this.guard;
-      await context.route("**/*", async (route) => {
-        const url = route.request().url();
-        if (await isRequestAllowed(url, guard)) return route.fallback();
-        this.blocked.push(url);
-        return route.abort("blockedbyclient");
-      });
-    }
+    if (proxy) context.on("close", () => void proxy.close());
     context.on("page", (page) => this.track(page));
     context.on("close", () => this.forget(context));
     for (const page of context.pages()) this.track(page);
