@@ -24,6 +24,7 @@ const DOCS = [
   "channels/qqbot.md",
   "channels/whatsapp.md",
   "channels/matrix.md",
+  "tools/browser.md",
 ] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };
