@@ -86,7 +86,9 @@ async function go(session: BrowserSession, page: Page, url: URL): Promise<ToolRe
 
 async function done(session: BrowserSession, page: Page, status?: number, extra?: string): Promise<ToolResult> {
   const blocked = session.takeBlocked();
+  const launchMs = session.takeLaunchMs();
   const lines = [await pageLine(session, page)];
+  if (launchMs !== undefined) lines.unshift(`Started the browser (${(launchMs / 1000).toFixed(1)} s).`);
   if (status !== undefined && status >= 400) lines.push(`Status: ${status}`);
   if (extra) lines.push(extra);
   if (blocked.length > 0)
@@ -97,7 +99,7 @@ async function done(session: BrowserSession, page: Page, status?: number, extra?
   return {
     content: lines.join("\n"),
     isError: status !== undefined && status >= 400,
-    details: { tabId: session.tabId(page), url: page.url(), status, blocked, launchMs: session.launchMs },
+    details: { tabId: session.tabId(page), url: page.url(), status, blocked, ...(launchMs !== undefined ? { launchMs } : {}) },
   };
 }
 
@@ -122,6 +124,17 @@ async function outputFile(ctx: ToolContext, given: string | undefined, kind: "sc
 }
 
 const HISTORY = new Set(["back", "forward", "reload"]);
+
+/** Arguments each action cannot do without; checked before the browser starts. */
+const REQUIRED: Partial<Record<Args["action"], Array<keyof Args>>> = {
+  open: ["url"],
+  navigate: ["url"],
+  click: ["ref"],
+  type: ["ref", "text"],
+  select: ["ref", "values"],
+  press: ["key"],
+  switch_tab: ["tabId"],
+};
 
 /** The checked URL of an open/navigate call (undefined for back/forward/reload and other actions). */
 async function navigationTarget(args: Args, session: BrowserSession): Promise<URL | undefined> {
@@ -281,7 +294,8 @@ export function createBrowserTool(options: BrowserToolOptions = {}): AgentTool {
       if (args.action === "tabs" && !session.running)
         return { content: "The browser is not running; open a URL first.", details: { tabs: [] } };
       try {
-        // Addresses are checked before the browser starts, so a refused URL costs no launch.
+        // Arguments and addresses are checked before the browser starts, so a refused call costs no launch.
+        for (const key of REQUIRED[args.action] ?? []) need(args, key);
         const target = await navigationTarget(args, session);
         return await session.use(() => runAction(args, ctx, session, settings, target));
       } catch (err) {

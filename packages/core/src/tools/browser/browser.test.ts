@@ -128,13 +128,16 @@ describeBrowser("browser tool (private network allowed for the local test server
     expect(opened.isError).toBeFalsy();
     expect(opened.content).toContain(`Test page — ${site.base}/`);
     expect(opened.details?.launchMs).toEqual(expect.any(Number));
+    expect(opened.content).toMatch(/^Started the browser \(\d+\.\d s\)\./);
     expect(manager.isRunning("main")).toBe(true);
 
+    const reload = await call({ action: "navigate", url: "reload" });
+    expect(reload.details).not.toHaveProperty("launchMs");
     const snap = await call({ action: "snapshot" });
-    expect(snap.isError).toBeFalsy();
-    expect(snap.content).toMatch(/heading "Browser test page" \[level=1\] \[ref=e\d+\]/);
-    expect(snap.content).toMatch(/button "Add one" \[ref=e\d+\]/);
-    expect(snap.content).toMatch(/textbox "Search words" \[ref=e\d+\]/);
+    expect(snap.isError, snap.content).toBeFalsy();
+    expect(snap.content).toMatch(/heading "Browser test page" \[level=1\] \[ref=(f\d+)?e\d+\]/);
+    expect(snap.content).toMatch(/button "Add one" \[ref=(f\d+)?e\d+\]/);
+    expect(snap.content).toMatch(/textbox "Search words" \[ref=(f\d+)?e\d+\]/);
   });
 
   it("clicks, selects and types by ref", async () => {
@@ -253,7 +256,8 @@ describeBrowser("browser tool private-network guard", { timeout: 60_000 }, () =>
   it("blocks requests and redirects of a public page to private addresses", async () => {
     const page = await tool.execute({ action: "open", url: `${outer.base}/embeds` }, ctx);
     expect(page.isError).toBeFalsy();
-    expect(page.content).toContain("1 request(s) to non-public addresses were blocked");
+    expect(page.content, page.content).toMatch(/\d request\(s\) to non-public addresses were blocked/);
+    expect(page.details?.blocked).toContain(`${inner.base}/pixel.png`);
     const redirect = await tool.execute({ action: "navigate", url: `${outer.base}/to-inner` }, ctx);
     expect(redirect.isError).toBe(true);
     expect((await tool.execute({ action: "snapshot" }, ctx)).content).not.toContain("secret admin page");

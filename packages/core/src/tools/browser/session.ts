@@ -44,8 +44,8 @@ export interface BrowserSessionOptions {
  * (popups included); one of them is current.
  */
 export class BrowserSession {
-  /** Milliseconds the launch took (first use), for logs and the bench. */
-  launchMs: number | undefined;
+  /** Milliseconds the last launch took, until {@link takeLaunchMs} reads it. */
+  private launchMs: number | undefined;
   /** Requests the guard refused since the last {@link takeBlocked}. */
   private blocked: string[] = [];
   private context: BrowserContext | undefined;
@@ -197,6 +197,13 @@ export class BrowserSession {
         current: p === current,
       })),
     );
+  }
+
+  /** How long the browser took to start, when it started since the previous call (else undefined). */
+  takeLaunchMs(): number | undefined {
+    const ms = this.launchMs;
+    this.launchMs = undefined;
+    return ms;
   }
 
   /** Requests the private-network guard refused since the previous call. */
