@@ -289,7 +289,7 @@ export function createBrowserTool(options: BrowserToolOptions = {}): AgentTool {
     async run(args, ctx) {
       const settings = resolveBrowserSettings(ctx.config);
       const manager = options.manager ?? sharedBrowserManager();
-      const session = manager.session(ctx.agentId, ctx.stateDir, settings);
+      const session = await manager.session(ctx.agentId, ctx.stateDir, settings);
       if (args.action === "close" && !session.running) return { content: "The browser is not running.", details: { closed: false } };
       if (args.action === "tabs" && !session.running)
         return { content: "The browser is not running; open a URL first.", details: { tabs: [] } };

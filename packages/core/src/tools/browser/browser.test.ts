@@ -253,6 +253,17 @@ describeBrowser("browser tool private-network guard", { timeout: 60_000 }, () =>
     expect(outer.hits).toEqual([]);
   });
 
+  it("a config change closes the running browser, so a stricter guard applies at once", async () => {
+    const lax = { ...ctx, config: makeConfig({ tools: { browser: { executablePath: chromium, allowPrivateNetwork: true } } }) };
+    expect((await strictTool.execute({ action: "open", url: `${outer.base}/` }, lax)).isError).toBeFalsy();
+    expect(strictManager.isRunning("main")).toBe(true);
+    const refused = await strictTool.execute({ action: "navigate", url: `${outer.base}/again` }, ctx);
+    expect(refused.content).toContain("127.0.0.1 is a loopback address");
+    expect(strictManager.isRunning("main")).toBe(false);
+    expect(outer.hits).toContain("/");
+    expect(outer.hits).not.toContain("/again");
+  });
+
   it("blocks requests and redirects of a public page to private addresses", async () => {
     const page = await tool.execute({ action: "open", url: `${outer.base}/embeds` }, ctx);
     expect(page.isError).toBeFalsy();

@@ -26,11 +26,20 @@ export class BrowserManager {
 
   constructor(private readonly options: BrowserManagerOptions = {}) {}
 
-  /** The agent's session (created, not started, when missing). Settings apply when it next launches. */
-  session(agentId: string, stateDir: string, settings: BrowserSettings): BrowserSession {
+  /**
+   * The agent's session (created, not started, when missing). When `settings` differ from those
+   * the session was made with (a config change), the old browser is closed first, so a stricter
+   * `allowPrivateNetwork` or another executable applies from this call on.
+   */
+  async session(agentId: string, stateDir: string, settings: BrowserSettings): Promise<BrowserSession> {
     let session = this.sessions.get(agentId);
+    if (session && !session.hasSettings(settings)) {
+      this.sessions.delete(agentId);
+      await session.close();
+      session = undefined;
+    }
     if (!session) {
-      session = new BrowserSession({
+      const created = new BrowserSession({
         profileDir: browserProfileDir(stateDir, agentId),
         settings,
         guard: {
@@ -39,10 +48,11 @@ export class BrowserManager {
         },
         timers: this.options.timers ?? systemTimers,
         onClosed: () => {
-          if (this.sessions.get(agentId) === session) this.sessions.delete(agentId);
+          if (this.sessions.get(agentId) === created) this.sessions.delete(agentId);
         },
       });
-      this.sessions.set(agentId, session);
+      this.sessions.set(agentId, created);
+      session = created;
     }
     return session;
   }

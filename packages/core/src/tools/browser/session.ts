@@ -64,6 +64,11 @@ export class BrowserSession {
     return { ...this.options.guard, allowPrivateNetwork: this.options.settings.allowPrivateNetwork };
   }
 
+  /** Whether the session was made with these settings. */
+  hasSettings(settings: BrowserSettings): boolean {
+    return JSON.stringify(settings) === JSON.stringify(this.options.settings);
+  }
+
   get running(): boolean {
     return this.context !== undefined;
   }
