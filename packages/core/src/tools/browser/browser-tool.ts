@@ -70,9 +70,9 @@ async function pageLine(session: BrowserSession, page: Page): Promise<string> {
   return `Tab ${session.tabId(page)}: ${title ? `${title} — ` : ""}${page.url()}`;
 }
 
-async function go(session: BrowserSession, page: Page, url: URL): Promise<ToolResult> {
+async function go(session: BrowserSession, page: Page, url: URL, signal: AbortSignal): Promise<ToolResult> {
   session.takeBlocked();
-  const response = await page.goto(url.href, { waitUntil: "load" });
+  const response = await page.goto(url.href, { waitUntil: "load", signal });
   // A redirect may have ended somewhere the guard refuses (the route guard normally aborts it first).
   const finalUrl = page.url();
   if (!(await isRequestAllowed(finalUrl, session.guard))) {
@@ -173,16 +173,17 @@ async function runAction(
   settings: BrowserSettings,
   target: URL | undefined,
 ): Promise<ToolResult> {
+  const { signal } = ctx;
   switch (args.action) {
     case "open":
-      return go(session, await session.newTab(), target!);
+      return go(session, await session.newTab(), target!, signal);
     case "navigate": {
       const page = await session.current();
-      if (target) return go(session, page, target);
+      if (target) return go(session, page, target, signal);
       const how = need(args, "url").trim();
-      if (how === "back") return done(session, page, (await page.goBack())?.status());
-      if (how === "forward") return done(session, page, (await page.goForward())?.status());
-      return done(session, page, (await page.reload())?.status());
+      if (how === "back") return done(session, page, (await page.goBack({ signal }))?.status());
+      if (how === "forward") return done(session, page, (await page.goForward({ signal }))?.status());
+      return done(session, page, (await page.reload({ signal }))?.status());
     }
     case "snapshot":
       return snapshot(session, await session.current(), settings);
@@ -191,7 +192,7 @@ async function runAction(
       const target = await ref(page, args);
       // A click that opens a new tab makes it the current tab; wait for it when the element says so.
       const popup = (await opensTab(target)) ? page.waitForEvent("popup") : undefined;
-      await target.click();
+      await target.click({ signal });
       const opened = await popup?.catch(() => undefined);
       await (opened ?? page).waitForLoadState("load").catch(() => {});
       return done(session, await session.current(), undefined, `Clicked ${args.ref}${opened ? " (it opened a new tab)" : ""}.`);
@@ -199,22 +200,22 @@ async function runAction(
     case "type": {
       const page = await session.current();
       const target = await ref(page, args);
-      await target.fill(need(args, "text"));
+      await target.fill(need(args, "text"), { signal });
       if (args.submit) {
-        await target.press("Enter");
+        await target.press("Enter", { signal });
         await page.waitForLoadState("load").catch(() => {});
       }
       return done(session, page, undefined, `Typed into ${args.ref}${args.submit ? " and pressed Enter" : ""}.`);
     }
     case "select": {
       const page = await session.current();
-      const chosen = await (await ref(page, args)).selectOption(need(args, "values"));
+      const chosen = await (await ref(page, args)).selectOption(need(args, "values"), { signal });
       return done(session, page, undefined, `Selected ${chosen.join(", ") || "nothing"} in ${args.ref}.`);
     }
     case "press": {
       const page = await session.current();
       const key = need(args, "key");
-      if (args.ref) await (await ref(page, args)).press(key);
+      if (args.ref) await (await ref(page, args)).press(key, { signal });
       else await page.keyboard.press(key);
       await page.waitForLoadState("load").catch(() => {});
       return done(session, await session.current(), undefined, `Pressed ${key}${args.ref ? ` on ${args.ref}` : ""}.`);
@@ -247,8 +248,8 @@ async function runAction(
       const page = await session.current();
       const file = await outputFile(ctx, args.path, "screenshot");
       const bytes = args.ref
-        ? await (await ref(page, args)).screenshot({ path: file.abs })
-        : await page.screenshot({ path: file.abs, fullPage: args.fullPage === true });
+        ? await (await ref(page, args)).screenshot({ path: file.abs, signal })
+        : await page.screenshot({ path: file.abs, fullPage: args.fullPage === true, signal });
       return {
         content: `Saved a screenshot of ${page.url()} to ${file.rel} (${bytes.length} bytes, PNG). Open it with read or send it as an attachment.`,
         details: { path: file.rel, absolutePath: file.abs, bytes: bytes.length, tabId: session.tabId(page) },

@@ -29,11 +29,15 @@ const PAGE = `<!doctype html><html><head><title>Test page</title></head><body>
 <a href="/second" target="_blank">Second page</a>
 <script>window.n = 0</script></body></html>`;
 
-function serve(host: string, handler: (url: string) => { status?: number; type?: string; body?: string; location?: string }) {
+function serve(
+  host: string,
+  handler: (url: string) => { status?: number; type?: string; body?: string; location?: string; hold?: boolean },
+) {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     hits.push(req.url ?? "");
     const r = handler(req.url ?? "/");
+    if (r.hold) return; // never answers
     res.writeHead(r.status ?? 200, {
       "content-type": r.type ?? "text/html; charset=utf-8",
       ...(r.location ? { location: r.location } : {}),
@@ -93,8 +97,13 @@ async function waitUntil(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
+let onSlow = () => {};
 const site = serve("127.0.0.1", (url) => {
   if (url === "/") return { body: PAGE };
+  if (url === "/slow") {
+    onSlow();
+    return { hold: true };
+  }
   if (url.startsWith("/search?"))
     return { body: `<title>Results</title><p>You searched ${new URL(url, "http://x").searchParams.get("q")}</p>` };
   if (url === "/second") return { body: "<title>Second</title><h2>The second page</h2>" };
@@ -200,6 +209,14 @@ describeBrowser("browser tool (private network allowed for the local test server
     const after = (await call({ action: "tabs" })).details?.tabs as Array<{ id: string }>;
     expect(after.map((t) => t.id)).not.toContain(popup.id);
     expect((await call({ action: "switch_tab", tabId: popup.id })).isError).toBe(true);
+  });
+
+  it("stops a navigation when the run is aborted", async () => {
+    const controller = new AbortController();
+    onSlow = () => controller.abort();
+    const res = await tool.execute({ action: "navigate", url: `${site.base}/slow` }, { ...ctx, signal: controller.signal });
+    expect(res).toMatchObject({ isError: true, content: "browser was aborted." });
+    expect((await call({ action: "navigate", url: `${site.base}/` })).isError).toBeFalsy();
   });
 
   it("closes the browser after tools.browser.idleTimeoutSeconds without a call", async () => {
