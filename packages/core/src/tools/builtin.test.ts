@@ -66,6 +66,7 @@ describe("toolSchemaSizes", () => {
     });
     const builtin = toolSchemaSizes(createBuiltinTools({ modelRef: "openai/gpt-5" }));
     expect(builtin).toHaveLength(10);
+    expect(builtin.find((s) => s.name === "browser")?.schemaChars).toBeGreaterThan(0);
     for (let i = 1; i < builtin.length; i++) expect(builtin[i - 1]!.totalChars).toBeGreaterThanOrEqual(builtin[i]!.totalChars);
   });
 });
