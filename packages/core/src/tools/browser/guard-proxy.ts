@@ -1,10 +1,9 @@
-import { lookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import type { HostResolver } from "../web/http-get.js";
-import { classifyAddress } from "../web/ip-guard.js";
+import { inspectHost } from "./guard.js";
 
 export interface GuardProxyOptions {
   resolveHost?: HostResolver;
@@ -20,23 +19,17 @@ export interface GuardProxy {
   close(): Promise<void>;
 }
 
-const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true });
-
 /**
  * The address to connect to for `host`, or undefined when any of its addresses is not public.
  * The connection goes to the address that was checked, so a second DNS answer cannot differ.
  */
 async function publicAddress(host: string, options: GuardProxyOptions): Promise<string | undefined> {
-  const bare = host.replace(/^\[|\]$/g, "");
-  const classify = options.classify ?? classifyAddress;
-  let addresses: string[];
   try {
-    addresses = net.isIP(bare) ? [bare] : (await (options.resolveHost ?? systemResolver)(bare)).map((a) => a.address);
+    const verdict = await inspectHost(host, options);
+    return verdict.blocked ? undefined : verdict.addresses[0];
   } catch {
     return undefined;
   }
-  if (addresses.length === 0 || addresses.some((a) => classify(a) !== undefined)) return undefined;
-  return addresses[0];
 }
 
 function refuse(socket: Duplex): void {

@@ -22,16 +22,27 @@ export class BrowserRefusedError extends Error {
 
 const systemResolver: HostResolver = (host) => lookup(host, { all: true, verbatim: true });
 
-/** Why `url`'s host is not a public address (`"loopback"`, `"private"`, ...) with the address, or undefined. */
-async function privateTarget(url: URL, options: BrowserGuardOptions): Promise<{ address: string; kind: string } | undefined> {
+/** A host's resolved addresses, and the first one that is not public (with why), if any. */
+export interface HostVerdict {
+  addresses: string[];
+  blocked?: { address: string; kind: string };
+}
+
+/** Resolves `host` (an IP literal is taken as is, brackets allowed) and classifies each address. */
+export async function inspectHost(host: string, options: Pick<BrowserGuardOptions, "resolveHost" | "classify">): Promise<HostVerdict> {
   const classify = options.classify ?? classifyAddress;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : (await (options.resolveHost ?? systemResolver)(host)).map((a) => a.address);
+  const bare = host.replace(/^\[|\]$/g, "");
+  const addresses = isIP(bare) ? [bare] : (await (options.resolveHost ?? systemResolver)(bare)).map((a) => a.address);
   for (const address of addresses) {
     const kind = classify(address);
-    if (kind) return { address, kind };
+    if (kind) return { addresses, blocked: { address, kind } };
   }
-  return undefined;
+  return { addresses };
+}
+
+/** Why `url`'s host is not a public address (`"loopback"`, `"private"`, ...) with the address, or undefined. */
+async function privateTarget(url: URL, options: BrowserGuardOptions): Promise<{ address: string; kind: string } | undefined> {
+  return (await inspectHost(url.hostname, options)).blocked;
 }
 
 function refusal(url: URL, address: string, kind: string): BrowserRefusedError {
@@ -58,8 +69,8 @@ export async function assertNavigable(url: URL, options: BrowserGuardOptions): P
 }
 
 /**
- * Whether a request the page makes (subresource, redirect hop, form post, ...) may go out: true
- * for non-network schemes (data:, blob:, about:), false for file: and for hosts that resolve to a
+ * Whether the browser may be at `rawUrl` (checked on the address a navigation ended at): true for
+ * non-network schemes (data:, blob:, about:), false for file: and for hosts that resolve to a
  * non-public address when `allowPrivateNetwork` is off, or that do not resolve at all.
  */
 export async function isRequestAllowed(rawUrl: string, options: BrowserGuardOptions): Promise<boolean> {
