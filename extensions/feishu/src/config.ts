@@ -176,7 +176,18 @@ export const feishuChannelConfig = defineChannelConfig({
     chatKindOf: feishuChatKindOf,
     checkSender: checkFeishuSender,
   },
-  migrations: [{ kind: "streaming-aliases", modes: ["off", "partial"] }],
+  migrations: [
+    {
+      kind: "streaming-aliases",
+      modes: ["off", "partial"],
+      // The reference accepted these Feishu-only coalesce fields and never read them.
+      droppedKeys: [
+        ["block", "coalesce", "enabled"],
+        ["block", "coalesce", "minDelayMs"],
+        ["block", "coalesce", "maxDelayMs"],
+      ],
+    },
+  ],
 });
 
 export default feishuChannelConfig;

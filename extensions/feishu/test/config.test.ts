@@ -92,4 +92,26 @@ describe("retired streaming spellings", () => {
     });
     expect(configEntry.schema.safeParse(migrated).success).toBe(true);
   });
+
+  it("drops the coalesce fields the reference accepted and never read (enabled, minDelayMs, maxDelayMs)", () => {
+    const legacy = {
+      appId: "cli_x",
+      blockStreamingCoalesce: { enabled: true, minDelayMs: 500, maxDelayMs: 2000, minChars: 200 },
+      accounts: { b: { streaming: { block: { coalesce: { maxDelayMs: 900, idleMs: 700 } } } } },
+    };
+    expect(configEntry.schema.safeParse(legacy).success).toBe(false);
+    const rules = compileChannelMigrations("feishu", configEntry.migrations);
+    const config = { channels: { feishu: legacy as Record<string, unknown> } };
+    expect(rules.flatMap((r) => r.detect(config)).map((f) => f.path.join("."))).toContain(
+      "channels.feishu.accounts.b.streaming.block.coalesce.maxDelayMs",
+    );
+    const outcome = applyLegacyKeyRules(config, rules);
+    expect(outcome.changes).toContain("channels.feishu.streaming.block.coalesce.minDelayMs removed (it was never read)");
+    expect(config.channels.feishu).toEqual({
+      appId: "cli_x",
+      streaming: { block: { coalesce: { minChars: 200 } } },
+      accounts: { b: { streaming: { block: { coalesce: { idleMs: 700 } } } } },
+    });
+    expect(configEntry.schema.safeParse(config.channels.feishu).success).toBe(true);
+  });
 });

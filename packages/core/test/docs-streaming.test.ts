@@ -25,6 +25,7 @@ const DOCS = [
   "channels/whatsapp.md",
   "channels/matrix.md",
   "tools/browser.md",
+  "tools/web-search.md",
 ] as const;
 
 type Marker = { kind: "plain" } | { kind: "legacy" } | { kind: "migrated" } | { kind: "file"; name: string };

@@ -69,3 +69,9 @@ export { loopbackConformanceHarness } from "./conformance/loopback-harness.js";
 // optional peer dependency `baileys`, which the rest of the testkit does not.
 
 // The fake Feishu / Lark Open Platform is `@openclaw/testkit/feishu` (`startFakeFeishu`).
+
+/**
+ * Fake web search APIs (Brave Search, Tavily, Perplexity Sonar, SearXNG JSON) on one loopback
+ * port, each under its own prefix; they check auth headers and record requests.
+ */
+export * from "./web-search/index.js";

@@ -5,3 +5,5 @@ export { runAgentLoop, type LoopOptions, type LoopRecord, type LoopResult, type 
 export { buildSystemPrompt, SILENT_REPLY_TOKEN, type PromptMode, type SystemPromptInput } from "./system-prompt.js";
 export { historyFromEvents, recordedInbound, recordedTurnState, type RecordedInbound, type RecordedTurnState } from "./transcript.js";
 export type { AgentEvent, RunStatus, Usage } from "./events.js";
+export type { SessionModel } from "./session-model.js";
+export type { SkillCommand } from "./skill-snapshots.js";

@@ -24,14 +24,15 @@ import {
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
-import type { BrowserManager, ProcessRegistry } from "../tools/index.js";
+import type { BrowserManager, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
 import { replayRecordedTurn } from "./resume.js";
 import { chatFailureNotice, RecentRunErrors, type RunErrorRecord } from "./run-errors.js";
 import { createSessionTools } from "./session-tools.js";
-import { SkillSnapshots } from "./skill-snapshots.js";
+import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, type SessionModel } from "./session-model.js";
+import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { historyFromEvents, loopRecordEvent, userMessageEvent } from "./transcript.js";
 
@@ -48,6 +49,8 @@ export interface AgentRuntimeOptions {
   extraTools?: (ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }) => AgentTool[];
   /** Called once per failed run with the full detail (the gateway logs it); errors it throws are ignored. */
   onRunError?: (record: RunErrorRecord) => void;
+  /** What the owner's `gateway` tool reloads and validates with; default: the config file only, no reload. */
+  gatewayHost?: GatewayToolHost;
 }
 
 export interface TurnRequest {
@@ -99,7 +102,7 @@ export class AgentRuntime {
   readonly config: OpenClawConfig;
   readonly paths: OpenClawPaths;
   private readonly env: NodeJS.ProcessEnv;
-  private readonly createProvider: (candidate: ModelCandidate) => ModelProvider;
+  private createProvider: (candidate: ModelCandidate) => ModelProvider;
   private readonly now: () => Date;
   private readonly version: string;
   private readonly stores = new Map<string, SessionStore>();
@@ -121,6 +124,18 @@ export class AgentRuntime {
     this.now = options.now ?? (() => new Date());
     this.version = options.version ?? "0.0.0";
     this.skills = new SkillSnapshots({ config: this.config, stateDir: this.paths.stateDir, env: this.env });
+  }
+
+  /**
+   * Call after the contents of `config` were replaced (a config reload): drops the tools built per
+   * session and the providers built from `models.providers`, so the next turn uses the new agent,
+   * model and tool settings. Session stores keep their settings until the next start.
+   */
+  configChanged(): void {
+    this.toolCache.clear();
+    if (!this.options.createProvider) {
+      this.createProvider = createProviderFactory(this.config, { env: this.env, configPath: this.paths.configPath });
+    }
   }
 
   /** The agent's session store, opened on first use (this process becomes its single writer). */
@@ -229,7 +244,7 @@ export class AgentRuntime {
       if (replayed) return finish("ok", replayed.text, { silent: replayed.silent });
     }
 
-    const candidates = resolveModelSelection(this.config, agentId);
+    const candidates = sessionCandidates(this.config, agentId, store.getEntry(sessionKey));
     if (candidates.length === 0) {
       const text = noModelConfiguredMessage(this.paths.configPath);
       record([{ type: "custom", customType: "notice", data: { text } }]);
@@ -362,6 +377,38 @@ export class AgentRuntime {
     }
   }
 
+  /** The model a session runs on: its `/model` choice, else the agent's configured primary. */
+  sessionModel(agentId: string, sessionKey: string): SessionModel {
+    const entry = this.store(agentId).getEntry(sessionKey.toLowerCase());
+    const ref = sessionCandidates(this.config, agentId, entry)[0]?.ref;
+    const contextWindow = contextWindowOf(this.config, ref);
+    return { ref, override: overrideOf(entry) !== undefined && ref === overrideOf(entry), ...(contextWindow ? { contextWindow } : {}) };
+  }
+
+  /**
+   * Sets (or, with `undefined`, clears) a session's model for its next turns, as `/model` does.
+   * The ref is validated against the configured providers; an invalid one throws an Error whose
+   * message tells the person what to pick instead. Returns the model now in force.
+   */
+  setSessionModel(agentId: string, sessionKey: string, ref: string | undefined): SessionModel {
+    const key = sessionKey.toLowerCase();
+    const store = this.store(agentId);
+    const chosen = ref === undefined ? undefined : validateModelChoice(this.config, agentId, ref);
+    if (!store.getEntry(key)) store.getOrCreateSession(key, { now: this.now().getTime(), touch: false });
+    store.updateEntry(key, {
+      providerOverride: chosen?.provider,
+      modelOverride: chosen?.model,
+      modelOverrideSource: chosen ? "user" : undefined,
+    });
+    return this.sessionModel(agentId, key);
+  }
+
+  /** The agent's user-invocable skills (the `/name` chat commands), as discovered now. */
+  async skillCommands(agentId: string): Promise<readonly SkillCommand[]> {
+    const settings = resolveWorkspaceSettings(this.config, agentId, this.paths, { env: this.env });
+    return (await this.skills.forAgent(agentId, settings.workspaceDir)).commands;
+  }
+
   /** The tools a session of this agent gets (after the tool policy), e.g. for `openclaw context --detail`. */
   toolsForSession(agentId: string, sessionKey: string, modelRef?: string): Promise<AgentTool[]> {
     return this.toolsFor(agentId, sessionKey, modelRef ?? resolveModelSelection(this.config, agentId)[0]?.ref ?? "");
@@ -374,20 +421,33 @@ export class AgentRuntime {
     if (cached) return cached;
     if (this.toolCache.size > 1024) this.toolCache.clear();
     // The built-in tools load on the first run, not at gateway start.
-    const { BrowserManager, createBuiltinTools, createProcessRegistry, filterTools, resolveToolPolicy } = await import("../tools/index.js");
+    const { BrowserManager, createBuiltinTools, createProcessRegistry, filterTools, gatewayToolsFor, resolveToolPolicy } = await import(
+      "../tools/index.js"
+    );
     let processes = this.processes.get(sessionKey);
     if (!processes) {
       processes = createProcessRegistry();
       this.processes.set(sessionKey, processes);
     }
     const tools = [
-      ...createBuiltinTools({ config: this.config, modelRef, processes, browsers: (this.browsers ??= new BrowserManager()) }),
+      ...createBuiltinTools({
+        config: this.config,
+        modelRef,
+        processes,
+        env: this.env,
+        browsers: (this.browsers ??= new BrowserManager()),
+      }),
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
+      ...gatewayToolsFor({ config: this.config, agentId, sessionKey, host: this.gatewayHost() }),
       ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
     ];
     const allowed = filterTools(tools, resolveToolPolicy(this.config, agentId));
     this.toolCache.set(cacheKey, allowed);
     return allowed;
+  }
+
+  private gatewayHost(): GatewayToolHost {
+    return this.options.gatewayHost ?? { configPath: this.paths.configPath, env: this.env };
   }
 
   private ensureWorkspaceOnce(workspaceDir: string, skipBootstrap: boolean): Promise<{ bootstrapPending: boolean }> {

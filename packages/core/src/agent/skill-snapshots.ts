@@ -7,6 +7,16 @@ export interface SkillSnapshot {
   /** SKILL.md paths as the prompt shows them (and absolute) -> the absolute path. */
   files: ReadonlyMap<string, string>;
   env: Record<string, string>;
+  /** Eligible skills with `user-invocable` (default true): the `/name` chat commands. */
+  commands: readonly SkillCommand[];
+}
+
+/** A skill a person may invoke as `/name [args]` in a chat. */
+export interface SkillCommand {
+  name: string;
+  description: string;
+  /** Absolute path of its SKILL.md. */
+  path: string;
 }
 
 /** How long one skill discovery serves new sessions of the same agent. */
@@ -27,6 +37,14 @@ export class SkillSnapshots {
   async forSession(agentId: string, workspaceDir: string, sessionId: string): Promise<SkillSnapshot> {
     const cached = this.perSession.get(sessionId);
     if (cached !== undefined) return cached;
+    const snapshot = await this.forAgent(agentId, workspaceDir);
+    if (this.perSession.size > 512) this.perSession.clear();
+    this.perSession.set(sessionId, snapshot);
+    return snapshot;
+  }
+
+  /** The agent's skills as discovered now (shared for a few seconds), not tied to a session. */
+  forAgent(agentId: string, workspaceDir: string): Promise<SkillSnapshot> {
     const now = Date.now();
     let shared = this.perAgent.get(agentId);
     if (!shared || now - shared.at > SKILL_DISCOVERY_TTL_MS) {
@@ -34,10 +52,7 @@ export class SkillSnapshots {
       shared.snapshot.catch(() => this.perAgent.delete(agentId));
       this.perAgent.set(agentId, shared);
     }
-    const snapshot = await shared.snapshot;
-    if (this.perSession.size > 512) this.perSession.clear();
-    this.perSession.set(sessionId, snapshot);
-    return snapshot;
+    return shared.snapshot;
   }
 
   private async discover(agentId: string, workspaceDir: string): Promise<SkillSnapshot> {
@@ -56,6 +71,9 @@ export class SkillSnapshots {
       files.set(abs, abs);
       files.set(compactHome(abs, home), abs);
     }
-    return { section, files, env };
+    const commands = skills
+      .filter((s) => s.userInvocable)
+      .map((s) => ({ name: s.name, description: s.description, path: path.resolve(s.path) }));
+    return { section, files, env, commands };
   }
 }

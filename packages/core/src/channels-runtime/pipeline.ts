@@ -3,6 +3,7 @@ import { createDeliveryStrategy, sendBudgetFor, sendParts, type SendBudget } fro
 import { chunkText, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
 import { type AccessAccount, createPairingStore, decideAccess, idsOf, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
+import { createChatCommands } from "../commands/index.js";
 import type { AccountHandle, InboundPipeline, PipelineDeps } from "../gateway/index.js";
 import { gaveUpNotice, Inbox, type InboxTurn, type InboxVerdict } from "../inbox/index.js";
 import { createMessageTool, resolveRoute } from "../routing/index.js";
@@ -40,6 +41,7 @@ function humanDelayOf(d: { mode: "off" | "natural" | "custom"; minMs?: number | 
 export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   const pairing = createPairingStore(deps.stateDb);
   const ledger = new SqliteDeliveryLedger(deps.stateDb);
+  const commands = createChatCommands({ runtime: deps.runtime, queue: deps.queue });
   const budgets = new Map<string, SendBudget>();
   const inFlight = new Set<Promise<unknown>>();
   let accepting = true;
@@ -203,6 +205,22 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
       );
       deps.runtime.setSessionInstructions(route.sessionKey, group.systemPrompt);
     }
+    // Chat commands of allowed senders (a resumed turn was one already, if ever).
+    const command =
+      turn.text === undefined
+        ? await commands.handle({
+            text: message.text,
+            chatKind: message.chat.kind,
+            mentionsBot: message.mentionsBot,
+            agentId: route.agentId,
+            sessionKey: route.sessionKey,
+            channel: account.channel,
+          })
+        : undefined;
+    if (command?.kind === "reply") {
+      await sendPlain(account, target, command.text, `${turn.replyKey}:command`, message.messageId);
+      return;
+    }
     const caps = account.capabilitiesFor(message.chat);
     // The chat's own streaming config when the plugin has one (a per-room override), else the account's.
     const streaming = account.streamingFor(message.chat);
@@ -263,7 +281,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
         agentId: route.agentId,
         sessionKey: route.sessionKey,
         channel: account.channel,
-        text: turn.text ?? mediaText(message),
+        text: turn.text ?? command?.text ?? mediaText(message),
         onEvent: turn.observe((event) => delivery.onEvent(event)),
         inboundKeys: turn.inboundKeys,
         origin: {
@@ -339,6 +357,9 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
           },
         }),
       ];
+    },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
     async drain({ timeoutMs }) {
       accepting = false;

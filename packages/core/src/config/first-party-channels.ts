@@ -148,6 +148,23 @@ export const FIRST_PARTY_CHANNELS: readonly FirstPartyChannel[] = /* BEGIN TABLE
         "modes": [
           "off",
           "partial"
+        ],
+        "droppedKeys": [
+          [
+            "block",
+            "coalesce",
+            "enabled"
+          ],
+          [
+            "block",
+            "coalesce",
+            "minDelayMs"
+          ],
+          [
+            "block",
+            "coalesce",
+            "maxDelayMs"
+          ]
         ]
       }
     ]

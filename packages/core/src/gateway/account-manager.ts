@@ -26,6 +26,16 @@ function asObject(value: unknown): Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
+interface DesiredAccount {
+  channel: string;
+  accountId: string;
+  plugin: ChannelPlugin<unknown>;
+  channelConfig: Record<string, unknown>;
+  merged: Record<string, unknown>;
+  /** Equal fingerprints: the account runs as configured (no restart on reload). */
+  fingerprint: string;
+}
+
 /**
  * Every account of every configured channel: started once by `startAll`, restarted with backoff
  * when it crashes, reported by `status`, and stopped on shutdown after in-flight deliveries finished.
@@ -33,50 +43,101 @@ function asObject(value: unknown): Record<string, unknown> {
 export class AccountManager implements AccountDirectory {
   private readonly runners: AccountRunner[] = [];
   private readonly labels = new Map<string, string>();
+  private readonly fingerprints = new Map<AccountRunner, string>();
+  private channels: Record<string, unknown>;
 
-  constructor(private readonly options: AccountManagerOptions) {}
+  constructor(private readonly options: AccountManagerOptions) {
+    this.channels = options.channels;
+  }
 
   /**
    * Starts every enabled account of every configured channel with a plugin. A channel or account
    * with `enabled: false` is listed as stopped. A failing account never stops the others.
    */
   startAll(): void {
-    const { options } = this;
-    for (const [channel, value] of Object.entries(options.channels)) {
-      const plugin = options.plugins.get(channel);
-      if (!plugin || value === undefined) continue;
-      const channelConfig = asObject(value);
-      this.labels.set(channel, plugin.meta?.label ?? channel);
-      let accountIds: string[];
-      try {
-        accountIds = plugin.listAccounts(channelConfig, options.env);
-      } catch (err) {
-        options.log.error(`channel ${channel}: cannot list its accounts: ${(err as Error).message}`);
+    for (const [channel, value] of Object.entries(this.channels)) {
+      for (const account of this.desiredAccounts(channel, value)) this.launch(account);
+    }
+  }
+
+  /**
+   * Applies a reloaded `channels` object: every account whose merged config changed, that was
+   * removed or that is new is restarted (stopped, waited for, started again) one at a time, so
+   * the other accounts keep running. Returns the `<channel>:<account>` ids restarted, stopped or started.
+   */
+  async reconcile(channels: Record<string, unknown>): Promise<string[]> {
+    this.channels = channels;
+    const desired = new Map<string, DesiredAccount>();
+    for (const [channel, value] of Object.entries(channels)) {
+      for (const account of this.desiredAccounts(channel, value)) desired.set(`${account.channel}:${account.accountId}`, account);
+    }
+    const touched: string[] = [];
+    for (const runner of [...this.runners]) {
+      const id = `${runner.channel}:${runner.accountId}`;
+      const wanted = desired.get(id);
+      if (wanted && wanted.fingerprint === this.fingerprints.get(runner)) {
+        desired.delete(id);
         continue;
       }
-      for (const accountId of accountIds) {
-        const merged = mergeAccountConfig(channelConfig, accountId);
-        const runner = new AccountRunner({
-          channel,
-          accountId,
-          plugin,
-          config: merged,
-          channelConfig,
-          env: options.env,
-          stateDir: options.stateDir,
-          cursor: options.cursors.forAccount(channel, accountId),
-          receive: options.receive,
-          log: options.log,
-          ...(options.routes ? { routes: options.routes } : {}),
-          ...(options.backoff ? { backoff: options.backoff } : {}),
-          ...(options.now ? { now: options.now } : {}),
-        });
-        this.runners.push(runner);
-        if (channelConfig.enabled === false) runner.markStopped(`disabled (channels.${channel}.enabled is false)`);
-        else if (merged.enabled === false) runner.markStopped(`disabled (channels.${channel}.accounts.${accountId}.enabled is false)`);
-        else runner.start();
+      runner.stop();
+      await runner.stopped();
+      this.runners.splice(this.runners.indexOf(runner), 1);
+      this.fingerprints.delete(runner);
+      if (wanted) {
+        this.launch(wanted);
+        desired.delete(id);
       }
+      touched.push(id);
     }
+    for (const [id, account] of desired) {
+      this.launch(account);
+      touched.push(id);
+    }
+    return touched;
+  }
+
+  /** The accounts `value` (one channel's config) asks for, with their merged config. */
+  private desiredAccounts(channel: string, value: unknown): DesiredAccount[] {
+    const plugin = this.options.plugins.get(channel);
+    if (!plugin || value === undefined) return [];
+    const channelConfig = asObject(value);
+    this.labels.set(channel, plugin.meta?.label ?? channel);
+    let accountIds: string[];
+    try {
+      accountIds = plugin.listAccounts(channelConfig, this.options.env);
+    } catch (err) {
+      this.options.log.error(`channel ${channel}: cannot list its accounts: ${(err as Error).message}`);
+      return [];
+    }
+    return accountIds.map((accountId) => {
+      const merged = mergeAccountConfig(channelConfig, accountId);
+      return { channel, accountId, plugin, channelConfig, merged, fingerprint: JSON.stringify([channelConfig.enabled, merged]) };
+    });
+  }
+
+  /** Creates the account's runner and starts it, or lists it as stopped when it is disabled. */
+  private launch({ channel, accountId, plugin, channelConfig, merged, fingerprint }: DesiredAccount): void {
+    const { options } = this;
+    const runner = new AccountRunner({
+      channel,
+      accountId,
+      plugin,
+      config: merged,
+      channelConfig,
+      env: options.env,
+      stateDir: options.stateDir,
+      cursor: options.cursors.forAccount(channel, accountId),
+      receive: options.receive,
+      log: options.log,
+      ...(options.routes ? { routes: options.routes } : {}),
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.runners.push(runner);
+    this.fingerprints.set(runner, fingerprint);
+    if (channelConfig.enabled === false) runner.markStopped(`disabled (channels.${channel}.enabled is false)`);
+    else if (merged.enabled === false) runner.markStopped(`disabled (channels.${channel}.accounts.${accountId}.enabled is false)`);
+    else runner.start();
   }
 
   get(channel: string, accountId: string): AccountHandle | undefined {

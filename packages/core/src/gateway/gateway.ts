@@ -1,6 +1,6 @@
 import type { ChannelPlugin, InboundMessage } from "@openclaw/plugin-sdk";
 import { AgentRuntime } from "../agent/index.js";
-import { UserError } from "../config/index.js";
+import { loadConfig, UserError } from "../config/index.js";
 import { MessageQueue } from "../queue/index.js";
 import { SecretScrubber } from "../redaction/index.js";
 import { importLegacySessions, listAgentIdsWithLegacySessions, normalizeAgentId } from "../sessions/index.js";
@@ -14,6 +14,8 @@ import {
 } from "../databases/index.js";
 import { openStateDb, type StateDb } from "../state/index.js";
 import { AccountManager } from "./account-manager.js";
+import { createConfigApplier } from "./apply-config.js";
+import { ConfigReloader } from "./config-reload.js";
 import { ControlRuns } from "./control-runs.js";
 import { ControlServer } from "./control-server.js";
 import { HttpRouteTable } from "./http-routes.js";
@@ -27,6 +29,7 @@ import { bindHost, resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } 
 import { loadStartupConfig, readRawConfig } from "./startup-config.js";
 import { removeGatewayRecord, writeGatewayRecord } from "./run-record.js";
 import { gatewayTokenPath } from "./token-file.js";
+import type { ConfigReloadReport } from "../tools/index.js";
 import type { AccountHandle, Gateway, GatewayOptions, InboundPipeline } from "./types.js";
 import { gatewayVersion } from "./version.js";
 
@@ -61,7 +64,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const plugins: ChannelPlugin<unknown>[] =
     options.plugins ?? (await (options.discoverPlugins ?? discoverChannelPlugins)({ paths, rawConfig, env, log }));
   const pluginMap = new Map(plugins.map((p) => [p.id, p]));
-  const { config } = await loadStartupConfig({ paths, env, channels: plugins.map((p) => p.config).filter((c) => !!c), log });
+  const channelDefinitions = plugins.map((p) => p.config).filter((c) => !!c);
+  const { config } = await loadStartupConfig({ paths, env, channels: channelDefinitions, log });
   scrubber.addConfig(config);
   assertChannelPluginsPresent(config as unknown as Record<string, unknown>, plugins, paths.configPath);
 
@@ -90,6 +94,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
     }
   };
+  let reloadNow: (() => Promise<ConfigReloadReport>) | undefined;
+  const reloadConfig = (): Promise<ConfigReloadReport> => {
+    if (!reloadNow) return Promise.reject(new Error("the gateway is not running yet; the config is read when it starts"));
+    return reloadNow();
+  };
   try {
     assertDatabasesIntact(paths.stateDir, "The gateway does not start: a database is damaged.");
     const stateDb: StateDb = openStateDb(paths.stateDir);
@@ -98,6 +107,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     cleanup.push(() => backups.stop());
 
     let pipeline: InboundPipeline | undefined;
+    let reloader: ConfigReloader | undefined;
     const runtime = new AgentRuntime({
       config,
       paths,
@@ -106,6 +116,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ...(options.createProvider ? { createProvider: options.createProvider } : {}),
       extraTools: (ctx) => pipeline?.extraTools?.(ctx) ?? [],
       onRunError: (e) => log.error(`run ${e.runId} of agent ${e.agentId} (session ${e.sessionKey}) failed [${e.category}]: ${e.message}`),
+      gatewayHost: {
+        configPath: paths.configPath,
+        env,
+        channels: channelDefinitions,
+        reload: () => reloadConfig(),
+      },
     });
     cleanup.push(() => runtime.close());
     const queue = new MessageQueue({
@@ -205,6 +221,25 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     accounts.startAll();
     pipeline.start?.();
     backups.start();
+    reloader = new ConfigReloader({
+      file: paths.configPath,
+      ...(options.reloadDebounceMs !== undefined ? { debounceMs: options.reloadDebounceMs } : {}),
+      load: async () => (await loadConfig(paths, { env, channels: channelDefinitions })).config,
+      apply: createConfigApplier({
+        config,
+        configPath: paths.configPath,
+        runtime,
+        accounts,
+        scrubber,
+        log,
+        settled: async () => pipeline?.idle?.(),
+        running: () => accepting,
+      }),
+      log,
+    });
+    reloader.start();
+    reloadNow = () => reloader!.reloadNow();
+    cleanup.push(() => reloader?.close());
 
     const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
     let stopping: Promise<void> | undefined;
@@ -213,6 +248,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const stop = async (timeoutMs: number): Promise<void> => {
       accepting = false;
+      reloader?.close();
       const deadline = Date.now() + timeoutMs;
       const remaining = () => Math.max(0, deadline - Date.now());
       log.info(`stopping: no new messages or runs; waiting up to ${Math.round(timeoutMs / 100) / 10} s for runs and deliveries in flight`);
@@ -243,6 +279,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       queue,
       closed,
       status: () => accounts.status(),
+      reloadConfig,
       stop(stopOptions = {}) {
         stopping ??= stop(stopOptions.timeoutMs ?? shutdownTimeoutMs);
         return stopping;

@@ -14,6 +14,7 @@ import type { ModelCandidate, ModelProvider } from "../providers/index.js";
 import type { MessageQueue } from "../queue/index.js";
 import type { StateDb } from "../state/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
+import type { ConfigReloadReport } from "../tools/index.js";
 import type { BackupScheduleOptions } from "../databases/index.js";
 import type { BackoffPolicy } from "./backoff.js";
 
@@ -96,6 +97,8 @@ export interface InboundPipeline {
   start?(): void;
   /** Extra agent tools per session (the shared `message` tool). */
   extraTools?(ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }): AgentTool[];
+  /** Resolves once no inbound message is being handled (its run and reply delivery done); a config reload waits for it before restarting accounts. */
+  idle?(): Promise<void>;
   /** Waits for deliveries still in flight, at most `timeoutMs`. Called after the queue drained. */
   drain?(options: { timeoutMs: number }): Promise<void>;
   /** Releases what the pipeline holds. Called once, after `drain`. */
@@ -148,6 +151,8 @@ export interface GatewayOptions {
    * every 6 hours, the newest 3 of each database kept in `<stateDir>/backups`.
    */
   backups?: Pick<BackupScheduleOptions, "intervalMs" | "keep" | "now" | "timers">;
+  /** Quiet time after the last change of the config file before it is reloaded; default 300 ms. */
+  reloadDebounceMs?: number;
 }
 
 /** State of one account, as `status()` and `channels.status` report it. */
@@ -191,11 +196,18 @@ export interface Gateway {
   readonly url: string;
   /** The token clients authenticate with; undefined with `gateway.auth.mode: "none"`. */
   readonly token: string | undefined;
+  /** The running config; a config reload replaces its contents in place (`gateway.*` and `plugins` excepted). */
   readonly config: OpenClawConfig;
   readonly runtime: AgentRuntime;
   readonly queue: MessageQueue;
   /** Per channel and account state. */
   status(): ChannelStatusReport[];
+  /**
+   * Reads and validates the config file now and applies what is safe without a restart (see
+   * docs/gateway.md, "Config reload"); an invalid file keeps the running config. The gateway
+   * also does this by itself when the file changes.
+   */
+  reloadConfig(): Promise<ConfigReloadReport>;
   /**
    * Graceful shutdown: refuses new inbound messages and runs, stops the accounts' monitors, lets
    * runs and deliveries in flight finish for up to `timeoutMs` (default: the gateway's

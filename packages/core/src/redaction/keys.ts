@@ -2,9 +2,10 @@
 export const REDACTED = "***";
 
 // Key names that hold secrets, compared without case, "-" and "_": token, botToken, appSecret,
-// apiKey, password, and the header names Authorization, Proxy-Authorization, Cookie, Set-Cookie,
-// X-Api-Key. Plural counters such as `maxTokens` do not match.
-const SECRET_KEY = /(token|secret|password|passwd|passphrase|apikey|accesskey|privatekey|authorization|cookie)$/;
+// apiKey, password, Feishu's encryptKey, and the header names Authorization, Proxy-Authorization,
+// Cookie, Set-Cookie, X-Api-Key. Plural counters such as `maxTokens` do not match.
+const SECRET_KEY =
+  /(token|secret|password|passwd|passphrase|apikey|accesskey|privatekey|encryptkey|encryptionkey|signingkey|recoverykey|authorization|cookie)$/;
 
 // Inside a `headers` object more names carry credentials: X-Auth-Token, X-Goog-Api-Key,
 // X-Session-Id, X-Amz-Security-Token, X-Signature, ...

@@ -30,12 +30,23 @@ describe("secrets of a config", () => {
         },
       },
     },
-    channels: { c: { accounts: { a: { clientSecret: { value: "nested-secret-0004" } } } } },
+    channels: {
+      c: { accounts: { a: { clientSecret: { value: "nested-secret-0004" } } } },
+      feishu: { encryptKey: "feishu-encrypt-0005", verificationToken: "feishu-verify-0006" },
+    },
   };
 
   it("collects every value under a secret key or header (8 characters or more), with a bearer's credential alone", () => {
     expect(collectSecretValues(config).sort()).toEqual(
-      ["Bearer header-token-0002", "gateway-token-0001", "header-token-0002", "nested-secret-0004", "session-0003"].sort(),
+      [
+        "Bearer header-token-0002",
+        "gateway-token-0001",
+        "header-token-0002",
+        "nested-secret-0004",
+        "session-0003",
+        "feishu-encrypt-0005",
+        "feishu-verify-0006",
+      ].sort(),
     );
   });
 

@@ -16,6 +16,7 @@ describe("createBuiltinTools", () => {
       "apply_patch",
       "exec",
       "process",
+      "web_search",
       "web_fetch",
       "browser",
       "memory_search",
@@ -47,7 +48,7 @@ describe("createBuiltinTools", () => {
   it("combines with the policy", () => {
     const config = makeConfig({ tools: { profile: "coding", deny: ["group:runtime"] } });
     const names = filterTools(createBuiltinTools({ config }), resolveToolPolicy(config, "main")).map((t) => t.name);
-    expect(names).toEqual(["read", "write", "edit", "web_fetch", "memory_search", "memory_get"]);
+    expect(names).toEqual(["read", "write", "edit", "web_search", "web_fetch", "memory_search", "memory_get"]);
   });
 });
 
@@ -65,7 +66,7 @@ describe("toolSchemaSizes", () => {
       totalChars: JSON.stringify({ name: "big", description: "y".repeat(100), parameters: { type: "object" } }).length,
     });
     const builtin = toolSchemaSizes(createBuiltinTools({ modelRef: "openai/gpt-5" }));
-    expect(builtin).toHaveLength(10);
+    expect(builtin).toHaveLength(11);
     expect(builtin.find((s) => s.name === "browser")?.schemaChars).toBeGreaterThan(0);
     for (let i = 1; i < builtin.length; i++) expect(builtin[i - 1]!.totalChars).toBeGreaterThanOrEqual(builtin[i]!.totalChars);
   });

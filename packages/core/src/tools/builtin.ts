@@ -13,6 +13,7 @@ import { createMemoryGetTool, createMemorySearchTool } from "./memory-tools.js";
 import type { AgentTool } from "../tool-contract/index.js";
 import type { HostResolver } from "./web/http-get.js";
 import { createWebFetchTool } from "./web/web-fetch-tool.js";
+import { createWebSearchTool } from "./web-search/web-search-tool.js";
 
 export interface BuiltinToolsOptions {
   /** Decides whether apply_patch is offered (`tools.exec.applyPatch`). */
@@ -21,6 +22,8 @@ export interface BuiltinToolsOptions {
   modelRef?: string;
   /** Background exec jobs; a new registry when omitted. Pass one per agent run and dispose it at the end. */
   processes?: ProcessRegistry;
+  /** Environment web_search reads API keys and SEARXNG_URL from when the config has none (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
   /** DNS resolver for web_fetch (default `dns.lookup`). */
   resolveHost?: HostResolver;
   /** Owner of the agents' browsers for the browser tool (default: one process-wide manager). */
@@ -29,7 +32,7 @@ export interface BuiltinToolsOptions {
 
 /**
  * The built-in tools, in prompt order: read, write, edit, apply_patch (only when
- * {@link isApplyPatchAllowed} for `modelRef`), exec, process, web_fetch, browser, memory_search,
+ * {@link isApplyPatchAllowed} for `modelRef`), exec, process, web_search, web_fetch, browser, memory_search,
  * memory_get. Session, agent and messaging tools are added by their owners. Apply the tool
  * policy afterwards with `filterTools(tools, resolveToolPolicy(config, agentId))`.
  */
@@ -40,6 +43,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AgentTool
   tools.push(
     createExecTool(processes),
     createProcessTool(processes),
+    createWebSearchTool(options.env ? { env: options.env } : {}),
     createWebFetchTool(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
     createBrowserTool(options.browsers ? { manager: options.browsers } : {}),
     createMemorySearchTool(),

@@ -29,8 +29,18 @@ export { BrowserManager, browserProfileDir, sharedBrowserManager, type BrowserMa
 export type { IdleTimers, TabInfo } from "./browser/session.js";
 export { resolveBrowserSettings, BROWSER_DEFAULTS, type BrowserSettings } from "./browser/settings.js";
 export { findChromiumOnPath, resolveChromiumExecutable, CHROMIUM_NAMES } from "./browser/executable.js";
+export { createWebSearchTool, type WebSearchToolOptions } from "./web-search/web-search-tool.js";
+export { createSearchCache, type SearchCache } from "./web-search/cache.js";
+export type { SearchResponse, SearchResult } from "./web-search/types.js";
 export type { HostResolver } from "./web/http-get.js";
 export { createMemorySearchTool, createMemoryGetTool } from "./memory-tools.js";
+export {
+  createGatewayTool,
+  gatewayToolsFor,
+  isOwnerMainSession,
+  type ConfigReloadReport,
+  type GatewayToolHost,
+} from "./gateway/index.js";
 export { TOOL_GROUPS, TOOL_PROFILES, TOOL_ALIASES, type ToolProfile } from "./policy/groups.js";
 export {
   resolveToolPolicy,

@@ -34,6 +34,8 @@ export interface ChannelHarness {
   until(chatId: string, predicate: (view: LoopbackChatView) => boolean, what: string): Promise<LoopbackChatView>;
   /** Resolves when the gateway has no run going and no delivery left to make. */
   settled(): Promise<void>;
+  /** Resolves with the first gateway log line (`info|warn|error <message>`) logged from now on that contains `text`. */
+  nextLog(text: string, what: string): Promise<string>;
   cleanup(): Promise<void>;
 }
 
@@ -77,6 +79,11 @@ export async function startChannelHarness(options: ChannelHarnessOptions = {}): 
     ...(options.streamingFor ? { streamingFor: options.streamingFor } : {}),
   });
   const logs: string[] = [];
+  const logWaiters = new Set<(line: string) => void>();
+  const logLine = (line: string) => {
+    logs.push(line);
+    for (const waiter of [...logWaiters]) waiter(line);
+  };
   let gateway: Gateway;
   try {
     gateway = await startGateway({
@@ -84,7 +91,7 @@ export async function startChannelHarness(options: ChannelHarnessOptions = {}): 
       port: 0,
       env: { HOME: home },
       plugins: [plugin],
-      log: { info: (m) => logs.push(`info ${m}`), warn: (m) => logs.push(`warn ${m}`), error: (m) => logs.push(`error ${m}`) },
+      log: { info: (m) => logLine(`info ${m}`), warn: (m) => logLine(`warn ${m}`), error: (m) => logLine(`error ${m}`) },
       backoff: { initialMs: 5, maxMs: 40 },
     });
   } catch (error) {
@@ -111,6 +118,21 @@ export async function startChannelHarness(options: ChannelHarnessOptions = {}): 
         },
         { what, timeoutMs: 10_000 },
       );
+    },
+    nextLog(text, what) {
+      return new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          logWaiters.delete(waiter);
+          reject(new Error(`timed out waiting for ${what}; the gateway logged:\n${logs.join("\n")}`));
+        }, 10_000);
+        const waiter = (line: string) => {
+          if (!line.includes(text)) return;
+          clearTimeout(timer);
+          logWaiters.delete(waiter);
+          resolve(line);
+        };
+        logWaiters.add(waiter);
+      });
     },
     async settled() {
       await gateway.queue.idle();

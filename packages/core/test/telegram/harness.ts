@@ -18,6 +18,8 @@ export interface TelegramGatewayOptions {
   telegram?: Record<string, unknown>;
   /** Merged into `agents.defaults`. */
   agentDefaults?: Record<string, unknown>;
+  /** The models the fake server is configured with under `models.providers.local` (default `[{ id: "llama" }]`). */
+  models?: ReadonlyArray<{ id: string; contextWindow?: number }>;
 }
 
 /** Writes the config and starts the gateway; resolves once the bot polls the fake Bot API. */
@@ -25,7 +27,7 @@ export async function startTelegramGateway(options: TelegramGatewayOptions): Pro
   const { home, llm, tg } = options;
   const config = {
     agents: { defaults: { model: "local/llama", workspace: path.join(home, "ws"), ...options.agentDefaults } },
-    models: { providers: { local: { baseUrl: llm.baseUrl, models: [{ id: "llama" }] } } },
+    models: { providers: { local: { baseUrl: llm.baseUrl, models: options.models ?? [{ id: "llama" }] } } },
     channels: {
       telegram: { botToken: tg.token, apiRoot: tg.apiRoot, allowFrom: options.allowFrom.map(String), ...options.telegram },
     },

@@ -28,6 +28,11 @@ export interface StreamingAliasMigration {
   flatKeys?: readonly FlatKeyMove[];
   /** Keys inside `streaming` that were renamed. */
   nestedRenames?: readonly NestedRename[];
+  /**
+   * Paths inside `streaming` that were accepted but never read (Feishu's
+   * `["block", "coalesce", "minDelayMs"]`): doctor removes them, after the flat keys moved in.
+   */
+  droppedKeys?: readonly (readonly string[])[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { formatPath, isPlainObject, type ConfigObject } from "./object-path.js";
+import { deletePath, formatPath, getPath, isPlainObject, type ConfigObject } from "./object-path.js";
 import type { LegacyFinding, LegacyKeyRule, MigrationOutcome } from "./types.js";
 
 /** How a channel's retired flat streaming keys map onto its nested `streaming` object. */
@@ -18,6 +18,8 @@ export interface StreamingAliasSpec {
   flatKeys?: readonly FlatKeyMove[];
   /** Keys inside `streaming` that were renamed (qqbot: `c2cStreamApi` -> `nativeTransport`). */
   nestedRenames?: readonly NestedRename[];
+  /** Paths inside `streaming` that were never read: removed once the flat keys moved in. */
+  droppedKeys?: readonly (readonly string[])[];
 }
 
 /** A retired flat key and its nested destination under `streaming`. */
@@ -120,6 +122,14 @@ function detectEntry(entry: ConfigObject, path: string[], spec: StreamingAliasSp
   if (isPlainObject(s)) {
     for (const r of spec.nestedRenames ?? []) {
       if (own(s, r.from)) say(["streaming", r.from], p("streaming", r.to));
+    }
+  }
+  for (const key of spec.droppedKeys ?? []) {
+    if (getPath(s, key) !== undefined) {
+      findings.push({
+        path: [...path, "streaming", ...key],
+        message: `${p("streaming", ...key)} was never read and is retired; run \`openclaw doctor --fix\` to remove it.`,
+      });
     }
   }
   return findings;
@@ -268,6 +278,12 @@ function migrateEntry(entry: ConfigObject, path: string[], spec: StreamingAliasS
       delete nested[r.from];
       changes.push(`${p("streaming", r.from)} -> ${p("streaming", r.to)}`);
     }
+  }
+  // 4. Keys that were accepted and never read.
+  for (const key of spec.droppedKeys ?? []) {
+    if (getPath(entry.streaming, key) === undefined) continue;
+    deletePath(entry.streaming as ConfigObject, key);
+    changes.push(`${p("streaming", ...key)} removed (it was never read)`);
   }
   return { changes, problems };
 }

@@ -1,13 +1,8 @@
 // `openclaw context`, loaded only when it runs.
 import { existsSync } from "node:fs";
 import { UserError } from "../../config/index.js";
-import {
-  assembleProjectContext,
-  normalizeAgentId,
-  resolveWorkspaceSettings,
-  type BootstrapSessionKind,
-  type ProjectContext,
-} from "../../workspace/index.js";
+import { assembleProjectContext, normalizeAgentId, resolveWorkspaceSettings } from "../../workspace/index.js";
+import { fileSummary, KIND_LABEL, type ToolSize, toolTable } from "../../commands/context-report.js";
 import type { CliContext } from "../context.js";
 
 export interface ContextOptions {
@@ -15,13 +10,6 @@ export interface ContextOptions {
   session?: string;
   json?: boolean;
   detail?: boolean;
-}
-
-interface ToolSize {
-  name: string;
-  descriptionChars: number;
-  schemaChars: number;
-  totalChars: number;
 }
 
 /** Every tool the session would get (after the tool policy), with its schema size, heaviest first. */
@@ -40,48 +28,9 @@ async function toolSizes(
   }
 }
 
-function toolTable(tools: readonly ToolSize[]): string {
-  const rows = tools.map((t) => [t.name, String(t.descriptionChars), String(t.schemaChars), String(t.totalChars)]);
-  const total = tools.reduce((n, t) => n + t.totalChars, 0);
-  rows.push(["TOTAL", "", "", String(total)]);
-  return table(["TOOL", "DESCRIPTION", "SCHEMA", "TOTAL CHARS"], rows, new Set([1, 2, 3]));
-}
-
-const KIND_LABEL: Record<BootstrapSessionKind, string> = {
-  main: "main session: every file",
-  subagent: "sub-agent session: AGENTS.md and TOOLS.md only",
-  group: "group/channel session: no MEMORY.md",
-  direct: "direct-message session of its own: no MEMORY.md (only the main session gets it)",
-  cron: "cron session: AGENTS, TOOLS, SOUL, IDENTITY and USER only",
-};
-
 function agentFromSessionKey(key: string): string | undefined {
   const match = /^agent:([^:]+):/i.exec(key.trim());
   return match ? normalizeAgentId(match[1]!) : undefined;
-}
-
-function table(header: string[], rows: string[][], rightAligned: Set<number>): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join("\n") + "\n";
-}
-
-function summary(result: ProjectContext): string {
-  const rows = result.files.map((f) => [f.name, f.status, String(f.rawChars), String(f.injectedChars)]);
-  const t = result.totals;
-  rows.push(["TOTAL", "", String(t.rawChars), `${t.injectedChars} of ${t.totalMaxChars}`]);
-  const counts = [
-    `${t.injectedFiles} injected`,
-    `${t.truncated} truncated`,
-    `${t.missing} missing`,
-    `${t.blank} blank`,
-    `${t.dropped} dropped`,
-  ].join(", ");
-  return table(["FILE", "STATUS", "RAW CHARS", "INJECTED CHARS"], rows, new Set([2, 3])) + `Files: ${counts}\n`;
 }
 
 /**
@@ -137,7 +86,7 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
   out.write(`Workspace ${settings.workspaceDir}\n`);
   if (!workspaceExists) out.write("  this folder does not exist yet; run `openclaw setup` to create it\n");
   out.write(`Limits: ${result.totals.maxChars} characters per file, ${result.totals.totalMaxChars} for all files together\n\n`);
-  out.write(summary(result));
+  out.write(fileSummary(result));
   if (result.bootstrapPending) out.write("First run pending: BOOTSTRAP.md is present, so first-run guidance is added too.\n");
   out.write("\n");
   if (tools) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webSearchSchema } from "./web-search.js";
 
 const toolNameList = z.array(z.string().min(1)).describe('Tool names or groups ("group:fs"); "*" wildcards allowed, case-insensitive.');
 
@@ -99,6 +100,7 @@ export const toolsSchema = z
           })
           .prefault({})
           .describe("The web_fetch tool."),
+        search: webSearchSchema,
       })
       .prefault({})
       .describe("Web tools."),

@@ -2,12 +2,13 @@
 export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:fs": ["read", "write", "edit", "apply_patch"],
   "group:runtime": ["exec", "process"],
-  "group:web": ["web_fetch"],
+  "group:web": ["web_search", "web_fetch"],
   "group:memory": ["memory_search", "memory_get"],
   "group:ui": ["browser"],
   "group:sessions": ["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status"],
   "group:agents": ["agents_list"],
   "group:messaging": ["message"],
+  "group:automation": ["gateway"],
 };
 
 export type ToolProfile = "minimal" | "coding" | "messaging" | "full";
