@@ -252,6 +252,7 @@ async function runAction(
         : await page.screenshot({ path: file.abs, fullPage: args.fullPage === true, signal });
       return {
         content: `Saved a screenshot of ${page.url()} to ${file.rel} (${bytes.length} bytes, PNG). Open it with read or send it as an attachment.`,
+        images: [{ mimeType: "image/png", data: Buffer.from(bytes).toString("base64") }],
         details: { path: file.rel, absolutePath: file.abs, bytes: bytes.length, tabId: session.tabId(page) },
       };
     }

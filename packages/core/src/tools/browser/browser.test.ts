@@ -178,7 +178,10 @@ describeBrowser("browser tool (private network allowed for the local test server
     const rel = shot.details?.path as string;
     expect(rel).toMatch(/^browser\/screenshot-.*\.png$/);
     expect(shot.content).toContain(rel);
-    expect(readFileSync(path.join(box.ws, rel)).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    const saved = readFileSync(path.join(box.ws, rel));
+    expect(saved.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    // The same PNG comes back as an image part, for models that accept images.
+    expect(shot.images).toEqual([{ mimeType: "image/png", data: saved.toString("base64") }]);
 
     const pdf = await call({ action: "pdf", path: "out/page.pdf" });
     expect(pdf.isError).toBeFalsy();
