@@ -24,6 +24,7 @@ const DOCS = [
   "channels/qqbot.md",
   "channels/whatsapp.md",
   "channels/matrix.md",
+  "tools/browser.md",
   "tools/web-search.md",
 ] as const;
 

@@ -6,7 +6,7 @@ import {
   type ModelProvider,
   type ToolCall,
 } from "../providers/index.js";
-import type { AgentTool, ToolContext } from "../tool-contract/index.js";
+import type { AgentTool, ToolContext, ToolResult } from "../tool-contract/index.js";
 import type { AgentEvent, Usage } from "./events.js";
 
 /** What the loop records; the caller appends it to the transcript before the loop acts on it. */
@@ -122,7 +122,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         const started = Date.now();
         options.emit({ type: "tool_start", callId: tc.id, name: tc.name, args: describeArgs(tc) });
         const tool = toolsByName.get(tc.name);
-        const result = tool
+        const result: ToolResult = tool
           ? await tool
               .execute(tc.arguments, ctx)
               .catch((err: unknown) => ({ content: `The tool failed: ${(err as Error).message}`, isError: true }))
@@ -130,12 +130,19 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
         const isError = result.isError === true;
         options.record({ kind: "tool_result", call: tc, content: result.content, isError });
         options.emit({ type: "tool_end", callId: tc.id, name: tc.name, result: result.content, isError, durationMs: Date.now() - started });
-        return { tc, content: result.content, isError };
+        return { tc, content: result.content, isError, images: result.images };
       }),
     ).then((results) => {
       // Results go back to the model in the order the model asked for them.
       for (const r of results)
-        messages.push({ role: "tool", toolCallId: r.tc.id, name: r.tc.name, content: r.content, isError: r.isError });
+        messages.push({
+          role: "tool",
+          toolCallId: r.tc.id,
+          name: r.tc.name,
+          content: r.content,
+          isError: r.isError,
+          ...(r.images?.length ? { images: r.images } : {}),
+        });
     });
 
     for (const item of options.drainSteering?.() ?? []) {

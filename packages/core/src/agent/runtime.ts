@@ -24,7 +24,7 @@ import {
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
-import type { GatewayToolHost, ProcessRegistry } from "../tools/index.js";
+import type { BrowserManager, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
@@ -108,6 +108,8 @@ export class AgentRuntime {
   private readonly stores = new Map<string, SessionStore>();
   private readonly ensured = new Map<string, Promise<{ bootstrapPending: boolean }>>();
   private readonly processes = new Map<string, ProcessRegistry>();
+  /** The agents' browsers (browser tool); created with the first tools, closed by {@link close}. */
+  private browsers: BrowserManager | undefined;
   private readonly toolCache = new Map<string, AgentTool[]>();
   private readonly sessionInstructions = new Map<string, string>();
   private readonly skills: SkillSnapshots;
@@ -419,7 +421,7 @@ export class AgentRuntime {
     if (cached) return cached;
     if (this.toolCache.size > 1024) this.toolCache.clear();
     // The built-in tools load on the first run, not at gateway start.
-    const { createBuiltinTools, createProcessRegistry, filterTools, gatewayToolsFor, resolveToolPolicy } = await import(
+    const { BrowserManager, createBuiltinTools, createProcessRegistry, filterTools, gatewayToolsFor, resolveToolPolicy } = await import(
       "../tools/index.js"
     );
     let processes = this.processes.get(sessionKey);
@@ -428,7 +430,13 @@ export class AgentRuntime {
       this.processes.set(sessionKey, processes);
     }
     const tools = [
-      ...createBuiltinTools({ config: this.config, modelRef, processes, env: this.env }),
+      ...createBuiltinTools({
+        config: this.config,
+        modelRef,
+        processes,
+        env: this.env,
+        browsers: (this.browsers ??= new BrowserManager()),
+      }),
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
       ...gatewayToolsFor({ config: this.config, agentId, sessionKey, host: this.gatewayHost() }),
       ...(this.options.extraTools?.({ runtime: this, agentId, sessionKey }) ?? []),
@@ -457,6 +465,7 @@ export class AgentRuntime {
   async close(): Promise<void> {
     await Promise.all([...this.processes.values()].map((p) => p.dispose()));
     this.processes.clear();
+    await this.browsers?.closeAll();
     for (const store of this.stores.values()) store.close();
     this.stores.clear();
   }

@@ -2,6 +2,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
+import { acceptsImages, toolImages } from "./images.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
 import { ProviderError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStreamEvent, type ToolSchema } from "./types.js";
 
@@ -22,8 +23,11 @@ function objectInput(args: unknown): Record<string, unknown> {
   return {};
 }
 
-/** Maps the neutral history to Messages turns; tool results ride in user turns, same-role turns are merged. */
-function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
+/**
+ * Maps the neutral history to Messages turns; tool results ride in user turns, same-role turns
+ * are merged. With `vision`, a tool result's images become `image` blocks inside its `tool_result`.
+ */
+function toAnthropicMessages(messages: ChatMessage[], vision: boolean): MessageParam[] {
   const out: Array<{ role: "user" | "assistant"; content: ContentBlockParam[] }> = [];
   const push = (role: "user" | "assistant", blocks: ContentBlockParam[]) => {
     if (blocks.length === 0) return;
@@ -34,7 +38,17 @@ function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
   for (const m of messages) {
     if (m.role === "user") push("user", [{ type: "text", text: m.content }]);
     else if (m.role === "tool") {
-      push("user", [{ type: "tool_result", tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
+      const images = toolImages(m, vision);
+      const content = images.length
+        ? [
+            { type: "text" as const, text: m.content },
+            ...images.map((i) => ({
+              type: "image" as const,
+              source: { type: "base64" as const, media_type: i.mimeType as "image/png", data: i.data },
+            })),
+          ]
+        : m.content;
+      push("user", [{ type: "tool_result", tool_use_id: m.toolCallId, content, ...(m.isError ? { is_error: true } : {}) }]);
     } else {
       const blocks: ContentBlockParam[] = [];
       if (m.content) blocks.push({ type: "text", text: m.content });
@@ -98,7 +112,7 @@ export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, opt
         ...req.params,
         model: req.model,
         max_tokens: req.maxTokens ?? cfg.models.find((m) => m.id === req.model)?.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
-        messages: toAnthropicMessages(req.messages),
+        messages: toAnthropicMessages(req.messages, acceptsImages(cfg.models, req.model)),
         stream: true,
         ...(req.system ? { system: req.system } : {}),
         ...(req.tools.length ? { tools: toAnthropicTools(req.tools) } : {}),

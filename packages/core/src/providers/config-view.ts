@@ -9,6 +9,8 @@ export interface ProviderModelInfo {
   contextWindow?: number;
   maxTokens?: number;
   reasoning?: boolean;
+  /** What the model accepts as input; default `["text"]`. `"image"` lets tool results carry images. */
+  input?: Array<"text" | "image">;
 }
 
 /** `models.providers.<id>` as written in the config. */

@@ -4,6 +4,7 @@
 export {
   ProviderError,
   type ChatMessage,
+  type ImagePart,
   type ToolCall,
   type ToolSchema,
   type ModelRequest,

@@ -2,6 +2,7 @@
 import type OpenAI from "openai";
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
+import { acceptsImages, dataUrl, toolImages } from "./images.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
 import {
   ProviderError,
@@ -17,13 +18,32 @@ type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
 type StreamingParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 
-function toOpenAIMessages(system: string, messages: ChatMessage[]): MessageParam[] {
+type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+/**
+ * Maps the neutral history to Chat Completions messages. A `tool` message carries text only, so
+ * with `vision` the images of a run of tool results follow it in one `user` message of
+ * `image_url` data-URL parts, each introduced by a text part naming the call.
+ */
+function toOpenAIMessages(system: string, messages: ChatMessage[], vision: boolean): MessageParam[] {
   const out: MessageParam[] = [];
   if (system) out.push({ role: "system", content: system });
+  let pendingImages: ContentPart[] = [];
+  const flushImages = () => {
+    if (pendingImages.length) out.push({ role: "user", content: pendingImages });
+    pendingImages = [];
+  };
   for (const m of messages) {
+    if (m.role !== "tool") flushImages();
     if (m.role === "user") out.push({ role: "user", content: m.content });
-    else if (m.role === "tool") out.push({ role: "tool", tool_call_id: m.toolCallId, content: m.content });
-    else if (m.toolCalls?.length) {
+    else if (m.role === "tool") {
+      out.push({ role: "tool", tool_call_id: m.toolCallId, content: m.content });
+      const images = toolImages(m, vision);
+      if (images.length) {
+        pendingImages.push({ type: "text", text: `Image from the ${m.name} call ${m.toolCallId}:` });
+        for (const image of images) pendingImages.push({ type: "image_url", image_url: { url: dataUrl(image) } });
+      }
+    } else if (m.toolCalls?.length) {
       out.push({
         role: "assistant",
         content: m.content || null,
@@ -35,6 +55,7 @@ function toOpenAIMessages(system: string, messages: ChatMessage[]): MessageParam
       });
     } else out.push({ role: "assistant", content: m.content });
   }
+  flushImages();
   return out;
 }
 
@@ -87,7 +108,7 @@ export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, opt
       const body = {
         ...req.params,
         model: req.model,
-        messages: toOpenAIMessages(req.system, req.messages),
+        messages: toOpenAIMessages(req.system, req.messages, acceptsImages(cfg.models, req.model)),
         stream: true,
         stream_options: { include_usage: true },
         ...(req.tools.length ? { tools: toOpenAITools(req.tools) } : {}),

@@ -1,10 +1,29 @@
 // The provider contract shared with the agent loop (agent-contracts.md). Keep it small and stable.
 
+/** An image carried with a tool result (e.g. a browser screenshot). */
+export interface ImagePart {
+  /** IANA type, e.g. "image/png". */
+  mimeType: string;
+  /** The image bytes, base64-encoded (no `data:` prefix). */
+  data: string;
+}
+
 /** One message of the conversation, in a provider-neutral shape. */
 export type ChatMessage =
   | { role: "user"; content: string }
   | { role: "assistant"; content: string; toolCalls?: ToolCall[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string; isError?: boolean };
+  | {
+      role: "tool";
+      toolCallId: string;
+      name: string;
+      content: string;
+      isError?: boolean;
+      /**
+       * Images the tool returned. Sent only to models whose config lists `"image"` in
+       * `models.providers.<id>.models[].input`; other models see `content` alone.
+       */
+      images?: ImagePart[];
+    };
 
 /** A complete tool call from the model. */
 export interface ToolCall {

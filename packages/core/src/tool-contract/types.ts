@@ -1,4 +1,5 @@
 import type { OpenClawConfig } from "../config/index.js";
+import type { ImagePart } from "../providers/index.js";
 
 /** What every tool call receives from the agent loop. */
 export interface ToolContext {
@@ -24,8 +25,14 @@ export interface ToolContext {
 
 /** What a tool call returns to the model. */
 export interface ToolResult {
-  /** Text shown to the model. */
+  /** Text shown to the model; always sent, so it should stand alone (e.g. name the saved file). */
   content: string;
+  /**
+   * Images beside the text (base64, e.g. a screenshot as `{ mimeType: "image/png", data }`).
+   * Optional; default none. They reach the model only when its config lists `"image"` in
+   * `models.providers.<id>.models[].input`; text-only models (the default) get `content` alone.
+   */
+  images?: ImagePart[];
   /** True when the call failed (bad arguments, refused path, non-zero exit, ...). */
   isError?: boolean;
   /** Structured facts for logs, UIs and tests; never sent to the model. */

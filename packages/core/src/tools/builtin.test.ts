@@ -18,6 +18,7 @@ describe("createBuiltinTools", () => {
       "process",
       "web_search",
       "web_fetch",
+      "browser",
       "memory_search",
       "memory_get",
     ]);
@@ -65,7 +66,8 @@ describe("toolSchemaSizes", () => {
       totalChars: JSON.stringify({ name: "big", description: "y".repeat(100), parameters: { type: "object" } }).length,
     });
     const builtin = toolSchemaSizes(createBuiltinTools({ modelRef: "openai/gpt-5" }));
-    expect(builtin).toHaveLength(10);
+    expect(builtin).toHaveLength(11);
+    expect(builtin.find((s) => s.name === "browser")?.schemaChars).toBeGreaterThan(0);
     for (let i = 1; i < builtin.length; i++) expect(builtin[i - 1]!.totalChars).toBeGreaterThanOrEqual(builtin[i]!.totalChars);
   });
 });

@@ -1,6 +1,8 @@
 import type { OpenClawConfig } from "../config/index.js";
 import { isApplyPatchAllowed } from "./apply-patch/gate.js";
 import { createApplyPatchTool } from "./apply-patch/tool.js";
+import { createBrowserTool } from "./browser/browser-tool.js";
+import type { BrowserManager } from "./browser/manager.js";
 import { createExecTool } from "./exec/exec-tool.js";
 import { createProcessTool } from "./exec/process-tool.js";
 import { createProcessRegistry, type ProcessRegistry } from "./exec/registry.js";
@@ -24,11 +26,13 @@ export interface BuiltinToolsOptions {
   env?: NodeJS.ProcessEnv;
   /** DNS resolver for web_fetch (default `dns.lookup`). */
   resolveHost?: HostResolver;
+  /** Owner of the agents' browsers for the browser tool (default: one process-wide manager). */
+  browsers?: BrowserManager;
 }
 
 /**
  * The built-in tools, in prompt order: read, write, edit, apply_patch (only when
- * {@link isApplyPatchAllowed} for `modelRef`), exec, process, web_search, web_fetch, memory_search,
+ * {@link isApplyPatchAllowed} for `modelRef`), exec, process, web_search, web_fetch, browser, memory_search,
  * memory_get. Session, agent and messaging tools are added by their owners. Apply the tool
  * policy afterwards with `filterTools(tools, resolveToolPolicy(config, agentId))`.
  */
@@ -41,6 +45,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AgentTool
     createProcessTool(processes),
     createWebSearchTool(options.env ? { env: options.env } : {}),
     createWebFetchTool(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+    createBrowserTool(options.browsers ? { manager: options.browsers } : {}),
     createMemorySearchTool(),
     createMemoryGetTool(),
   );

@@ -24,6 +24,11 @@ export { resolveExecSettings, DEFAULT_EXEC_TIMEOUT_SECONDS, DEFAULT_EXEC_MAX_OUT
 export { createWebFetchTool, type WebFetchToolOptions } from "./web/web-fetch-tool.js";
 export { resolveWebFetchSettings, WEB_FETCH_DEFAULTS, type WebFetchSettings } from "./web/settings.js";
 export { classifyAddress } from "./web/ip-guard.js";
+export { createBrowserTool, type BrowserToolOptions } from "./browser/browser-tool.js";
+export { BrowserManager, browserProfileDir, sharedBrowserManager, type BrowserManagerOptions } from "./browser/manager.js";
+export type { IdleTimers, TabInfo } from "./browser/session.js";
+export { resolveBrowserSettings, BROWSER_DEFAULTS, type BrowserSettings } from "./browser/settings.js";
+export { findChromiumOnPath, resolveChromiumExecutable, CHROMIUM_NAMES } from "./browser/executable.js";
 export { createWebSearchTool, type WebSearchToolOptions } from "./web-search/web-search-tool.js";
 export { createSearchCache, type SearchCache } from "./web-search/cache.js";
 export type { SearchResponse, SearchResult } from "./web-search/types.js";

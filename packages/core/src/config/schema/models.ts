@@ -6,6 +6,12 @@ const providerModelSchema = z.strictObject({
   contextWindow: z.int().positive().optional().describe("Context window in tokens."),
   maxTokens: z.int().positive().optional().describe("Most output tokens per call."),
   reasoning: z.boolean().optional().describe("The model reasons before answering."),
+  input: z
+    .array(z.enum(["text", "image"]))
+    .optional()
+    .describe(
+      'What the model accepts: ["text"] (default) or ["text", "image"]. With "image", tool results that carry images (browser screenshots) are sent to the model as images; otherwise it gets their text only (the saved file\'s path).',
+    ),
 });
 
 /** `models`: model providers. */

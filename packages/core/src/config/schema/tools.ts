@@ -104,6 +104,35 @@ export const toolsSchema = z
       })
       .prefault({})
       .describe("Web tools."),
+    browser: z
+      .strictObject({
+        executablePath: z
+          .string()
+          .trim()
+          .min(1)
+          .optional()
+          .describe("Chromium binary the browser tool launches (default: chromium, then chromium-browser, found on PATH)."),
+        headless: z.boolean().default(true).describe("Run Chromium without a window (default true); pdf needs headless."),
+        allowPrivateNetwork: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Let the browser open and load from loopback, private, link-local and unique-local addresses, checked after DNS resolution for the page and every request it makes (default false).",
+          ),
+        idleTimeoutSeconds: z
+          .number()
+          .positive()
+          .default(300)
+          .describe("Close an agent's browser after this long without a browser call (default 300)."),
+        timeoutSeconds: z.number().positive().default(30).describe("Time allowed for one navigation or element action (default 30)."),
+        maxSnapshotChars: z
+          .int()
+          .positive()
+          .default(30_000)
+          .describe("Longest accessibility snapshot returned; the rest is cut with a notice (default 30000)."),
+      })
+      .prefault({})
+      .describe("The browser tool (one Chromium per agent, profile under <stateDir>/agents/<id>/browser/profile)."),
     agentToAgent: z
       .strictObject({
         enabled: z.boolean().default(false).describe("Let agents message and spawn other agents (default false)."),

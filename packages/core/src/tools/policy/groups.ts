@@ -4,6 +4,7 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:runtime": ["exec", "process"],
   "group:web": ["web_search", "web_fetch"],
   "group:memory": ["memory_search", "memory_get"],
+  "group:ui": ["browser"],
   "group:sessions": ["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status"],
   "group:agents": ["agents_list"],
   "group:messaging": ["message"],

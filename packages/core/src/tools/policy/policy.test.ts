@@ -138,3 +138,13 @@ describe("agent scope on top of the global one", () => {
     expect(evaluateTool(policy, { name: "exec" }).reason).toBe('not in profile "minimal" (tools.profile)');
   });
 });
+
+describe("group:ui", () => {
+  it("holds the browser, which the coding profile leaves out", () => {
+    const tools = [...ALL, { name: "browser" }];
+    expect(allowed({ tools: { allow: ["group:ui"] } }, "main", tools)).toEqual(["browser"]);
+    expect(allowed({}, "main", tools)).toContain("browser");
+    expect(allowed({ tools: { profile: "coding" } }, "main", tools)).not.toContain("browser");
+    expect(allowed({ tools: { profile: "coding", alsoAllow: ["group:ui"] } }, "main", tools)).toContain("browser");
+  });
+});
