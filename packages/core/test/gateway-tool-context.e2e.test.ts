@@ -1,4 +1,8 @@
-// `openclaw context --detail` counts the gateway tool's schema in the owner's main session only.
+// `openclaw context --detail` counts the gateway tool's schema in the owner's main session only,
+// and the whole default toolset (web_search, browser, gateway; message once a channel runs).
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempHome, runCli } from "./helpers/cli.js";
 
@@ -30,5 +34,25 @@ describe("openclaw context --detail and the gateway tool", () => {
     const stranger = await toolsOf("agent:main:telegram:direct:12345");
     expect(stranger.tools.map((t) => t.name)).not.toContain("gateway");
     expect(stranger.tools.map((t) => t.name)).toContain("read");
+  });
+});
+
+describe("openclaw context --detail and the default toolset", () => {
+  it("offers web_search, browser and gateway, and message once a channel is configured, each counted", async () => {
+    const bare = await toolsOf();
+    const names = bare.tools.map((t) => t.name);
+    for (const tool of ["web_search", "browser", "gateway", "web_fetch", "exec"]) expect(names).toContain(tool);
+    expect(names).not.toContain("message");
+
+    const loopback = fileURLToPath(new URL("../../testkit/loopback-plugin", import.meta.url));
+    mkdirSync(path.join(home, ".openclaw"), { recursive: true });
+    writeFileSync(
+      path.join(home, ".openclaw", "openclaw.json"),
+      JSON.stringify({ plugins: { load: { paths: [loopback] } }, channels: { loopback: {} } }),
+    );
+    const withChannel = await toolsOf();
+    const message = withChannel.tools.find((t) => t.name === "message");
+    expect(message?.schemaChars).toBeGreaterThan(100);
+    expect(withChannel.toolsTotalChars).toBe(bare.toolsTotalChars + message!.totalChars);
   });
 });

@@ -19,8 +19,32 @@ async function toolSizes(
   agentId: string,
   sessionKey: string,
 ): Promise<ToolSize[]> {
-  const [{ AgentRuntime }, { toolSchemaSizes }] = await Promise.all([import("../../agent/index.js"), import("../../tools/index.js")]);
-  const runtime = new AgentRuntime({ config, paths: ctx.paths() });
+  const [{ AgentRuntime }, { toolSchemaSizes }, { createMessageTool }] = await Promise.all([
+    import("../../agent/index.js"),
+    import("../../tools/index.js"),
+    import("../../routing/index.js"),
+  ]);
+  // With channels configured the gateway also offers the `message` tool: count it the same way
+  // (its description names the configured channels; nothing is sent from here).
+  const channels = Object.values((config as { channels?: Record<string, { enabled?: unknown } | undefined> }).channels ?? {});
+  const withChannels = channels.some((c) => c !== undefined && c?.enabled !== false);
+  const runtime = new AgentRuntime({
+    config,
+    paths: ctx.paths(),
+    ...(withChannels
+      ? {
+          extraTools: () => [
+            createMessageTool({
+              config,
+              pairing: { isApproved: () => false },
+              send: async () => {
+                throw new Error("openclaw context does not send messages");
+              },
+            }),
+          ],
+        }
+      : {}),
+  });
   try {
     return toolSchemaSizes(await runtime.toolsForSession(agentId, sessionKey));
   } finally {
