@@ -29,6 +29,11 @@ function resumeAfter(text: string, cut: number): number {
   return at;
 }
 
+/** A break outside any code fence: the head ends at `cut`, the next message resumes after the break. */
+function plainSplit(text: string, cut: number): RolloverSplit {
+  return { cut, closeFence: "", resume: resumeAfter(text, cut), reopenFence: "" };
+}
+
 /** Where a cut at `cut` leaves a code fence open: the fence to close and reopen, or null. */
 function fenceAt(fences: readonly CodeFence[], cut: number): CodeFence | null {
   for (const fence of fences) if (fence.start < cut && cut < fence.end) return fence;
@@ -65,7 +70,7 @@ function hardSplit(text: string, limit: number, minCut: number): RolloverSplit {
       const fence = fenceAt(fences, i);
       if (fence === null) {
         if (spacesInCode) continue;
-        return { cut: i, closeFence: "", resume: resumeAfter(text, i), reopenFence: "" };
+        return plainSplit(text, i);
       }
       if ((text.charCodeAt(i) === LF) === spacesInCode) continue;
       const split = fencedCut(text, fence, i, limit, true);
@@ -76,11 +81,11 @@ function hardSplit(text: string, limit: number, minCut: number): RolloverSplit {
     const code = text.charCodeAt(cut - 1);
     if (code >= 0xd800 && code <= 0xdbff) continue;
     const fence = fenceAt(fences, cut);
-    if (fence === null) return { cut, closeFence: "", resume: resumeAfter(text, cut), reopenFence: "" };
+    if (fence === null) return plainSplit(text, cut);
     const split = fencedCut(text, fence, cut, limit, false);
     if (split !== null) return split;
   }
-  return { cut: limit, closeFence: "", resume: resumeAfter(text, limit), reopenFence: "" };
+  return plainSplit(text, limit);
 }
 
 /**
@@ -102,7 +107,7 @@ export function splitForRollover(text: string, limit: number, minCut = 0): Rollo
   const first = blocks[0];
   if (first === undefined || first.length < floor) return hardSplit(text, limit, floor);
   if (text.startsWith(first) && first.length < text.length) {
-    return { cut: first.length, closeFence: "", resume: resumeAfter(text, first.length), reopenFence: "" };
+    return plainSplit(text, first.length);
   }
   const fence = FENCE_TAIL.exec(first);
   const second = blocks[1];
