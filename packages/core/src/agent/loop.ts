@@ -50,7 +50,7 @@ const describeArgs = (call: ToolCall) => call.arguments;
 /**
  * The agent loop: call the model, run the tool calls it asks for (in parallel), feed the
  * results back, and repeat until the model answers without tools. Every assistant message is
- * recorded before its tools run, every tool result before the next model call, and steering
+ * recorded before its tools run, every tool result (in the order of the calls) before the next model call, and steering
  * messages join after the whole tool batch (no call is skipped).
  */
 export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
@@ -117,8 +117,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     if (toolCalls.length === 0) return { finalText, usage, stopReason, ...(modelRef ? { modelRef } : {}) };
 
     const ctx: ToolContext = { ...options.toolContext, signal: options.signal, ...(modelRef ? { modelRef } : {}) };
+    // The calls run at the same time, but their results are recorded in the order of the calls:
+    // each as soon as it and every call before it have finished.
+    const recordInOrder = inCallOrder<LoopRecord>(toolCalls.length, options.record);
     await Promise.all(
-      toolCalls.map(async (tc) => {
+      toolCalls.map(async (tc, index) => {
         const started = Date.now();
         options.emit({ type: "tool_start", callId: tc.id, name: tc.name, args: describeArgs(tc) });
         const tool = toolsByName.get(tc.name);
@@ -128,7 +131,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
               .catch((err: unknown) => ({ content: `The tool failed: ${(err as Error).message}`, isError: true }))
           : { content: `There is no tool named "${tc.name}". Available: ${[...toolsByName.keys()].join(", ") || "none"}.`, isError: true };
         const isError = result.isError === true;
-        options.record({ kind: "tool_result", call: tc, content: result.content, isError });
+        recordInOrder(index, { kind: "tool_result", call: tc, content: result.content, isError });
         options.emit({ type: "tool_end", callId: tc.id, name: tc.name, result: result.content, isError, durationMs: Date.now() - started });
         return { tc, content: result.content, isError, images: result.images };
       }),
@@ -158,6 +161,20 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     provider: "",
     model: modelRef ?? "",
   });
+}
+
+/** Passes items given out of order (by index 0..count-1) to `sink` in index order, each as soon as its predecessors are in. */
+function inCallOrder<T>(count: number, sink: (item: T) => void): (index: number, item: T) => void {
+  const waiting = new Array<T | undefined>(count);
+  let next = 0;
+  return (index, item) => {
+    waiting[index] = item;
+    while (next < count && waiting[next] !== undefined) {
+      sink(waiting[next] as T);
+      waiting[next] = undefined;
+      next += 1;
+    }
+  };
 }
 
 function abortError(signal: AbortSignal): ProviderError {

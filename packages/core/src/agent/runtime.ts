@@ -26,6 +26,7 @@ import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
 import type { BrowserManager, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
+import { getsDailyNotes } from "../workspace/session-kind.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
 import { replayRecordedTurn } from "./resume.js";
@@ -274,7 +275,6 @@ export class AgentRuntime {
         maxChars: settings.bootstrapMaxChars,
         totalMaxChars: settings.bootstrapTotalMaxChars,
       });
-      const isMain = keyKind.kind === "main";
       const agentName = findAgentEntry<{ identity?: { name?: string } }>(this.config, agentId)?.identity?.name;
       const skills = await this.skills.forSession(agentId, settings.workspaceDir, session.sessionId);
       const tools = await this.toolsFor(agentId, sessionKey, candidates[0]!.ref);
@@ -287,7 +287,9 @@ export class AgentRuntime {
         projectContext: context.text,
         ...(this.sessionInstructions.has(sessionKey) ? { chatInstructions: this.sessionInstructions.get(sessionKey)! } : {}),
         ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
-        ...(mode === "full" && isMain ? { dailyMemory: await dailyMemoryFiles(settings.workspaceDir, this.now()) } : {}),
+        ...(mode === "full" && getsDailyNotes(sessionKey)
+          ? { dailyMemory: await dailyMemoryFiles(settings.workspaceDir, this.now()) }
+          : {}),
         now: this.now(),
         timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
         runtime: {

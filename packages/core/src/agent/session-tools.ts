@@ -48,11 +48,13 @@ function messageText(event: { type: string; message?: { role?: string; content?:
 
 /**
  * The session and agent tools: sessions_list, sessions_history, sessions_send, sessions_spawn,
- * agents_list and session_status. Reaching another agent needs `tools.agentToAgent`.
+ * agents_list and session_status (sub-agent sessions get no sessions_spawn). Reaching another
+ * agent needs `tools.agentToAgent`.
  */
 export function createSessionTools(caller: Caller): AgentTool[] {
   const { runtime } = caller;
-  const isSubagent = parseSessionKey(caller.sessionKey).kind === "subagent";
+  const parsedKey = parseSessionKey(caller.sessionKey);
+  const isSubagent = parsedKey.kind === "subagent" || parsedKey.baseKind === "subagent";
 
   const sessionsList = defineTool({
     name: "sessions_list",
@@ -127,7 +129,6 @@ export function createSessionTools(caller: Caller): AgentTool[] {
       agentId: z.string().min(1).optional().describe("Which agent runs it (default: this one)."),
     }),
     async run({ task, agentId }, ctx) {
-      if (isSubagent) throw new ToolError("Sub-agents cannot spawn further sub-agents.");
       const target = normalizeAgentId(agentId ?? caller.agentId);
       if (!canReach(caller, target)) refuseAgent(caller, target);
       const key = buildSessionKey({ kind: "subagent", agentId: target, id: randomUUID() });
@@ -183,5 +184,6 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     },
   });
 
-  return [sessionsList, sessionsHistory, sessionsSend, sessionsSpawn, agentsList, sessionStatus];
+  // Sub-agents may not spawn further sub-agents, so they are not offered the tool at all.
+  return [sessionsList, sessionsHistory, sessionsSend, ...(isSubagent ? [] : [sessionsSpawn]), agentsList, sessionStatus];
 }

@@ -166,6 +166,41 @@ describe("resolveModelSelection", () => {
   });
 });
 
+describe("a stale default model", () => {
+  const providers = {
+    local: { baseUrl: "http://127.0.0.1:8080/v1", models: [{ id: "qwen3-coder" }, { id: "llama3" }] },
+    spare: { baseUrl: "http://127.0.0.1:9090/v1", models: [{ id: "mistral" }] },
+  };
+
+  it("falls back to the first configured provider's first model, not to a bare id on openai", () => {
+    const config: ModelsConfigView = {
+      models: { providers },
+      agents: { defaults: { model: { primary: "gpt-retired", fallbacks: ["spare/mistral"] } } },
+    };
+    expect(resolveModelSelection(config).map((c) => c.ref)).toEqual(["local/qwen3-coder", "spare/mistral"]);
+  });
+
+  it("also when the primary's provider was removed from the config", () => {
+    const config: ModelsConfigView = { models: { providers }, agents: { defaults: { model: "oldlab/big-model" } } };
+    expect(resolveModelSelection(config)).toEqual([{ provider: "local", model: "qwen3-coder", ref: "local/qwen3-coder" }]);
+    const agent: ModelsConfigView = { models: { providers }, agents: { entries: { work: { model: "gone/x" } } } };
+    expect(resolveModelSelection(agent, "work").map((c) => c.ref)).toEqual(["local/qwen3-coder"]);
+  });
+
+  it("keeps a default that is still served, or when nothing is configured to fall back to", () => {
+    const listed: ModelsConfigView = { models: { providers }, agents: { defaults: { model: "llama3" } } };
+    expect(resolveModelSelection(listed).map((c) => c.ref)).toEqual(["local/llama3"]);
+    const builtin: ModelsConfigView = { models: { providers }, agents: { defaults: { model: "anthropic/claude-opus-5" } } };
+    expect(resolveModelSelection(builtin).map((c) => c.ref)).toEqual(["anthropic/claude-opus-5"]);
+    expect(resolveModelSelection({ agents: { defaults: { model: "gpt-4o" } } }).map((c) => c.ref)).toEqual(["openai/gpt-4o"]);
+    const unlisted: ModelsConfigView = {
+      models: { providers: { openai: { apiKey: "k" }, ...providers } },
+      agents: { defaults: { model: "gpt-4o" } },
+    };
+    expect(resolveModelSelection(unlisted).map((c) => c.ref)).toEqual(["openai/gpt-4o"]);
+  });
+});
+
 describe("noModelConfiguredMessage", () => {
   it("says how to configure a cloud or local model", () => {
     const message = noModelConfiguredMessage("/home/me/.openclaw/openclaw.json");

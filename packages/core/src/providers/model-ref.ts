@@ -14,8 +14,11 @@ export interface ResolvedModelRef {
   model: string;
   /** "provider/model". */
   ref: string;
-  /** How a bare id was settled ("explicit" when the ref named its provider). */
-  via: "explicit" | "alias" | "provider-match" | "default";
+  /**
+   * How a bare id was settled ("explicit" when the ref named its provider); "first-configured"
+   * when a stale configured default was replaced by the first configured provider's first model.
+   */
+  via: "explicit" | "alias" | "provider-match" | "default" | "first-configured";
   /** The alias the ref used, when it was one. */
   alias?: string;
 }
@@ -130,6 +133,31 @@ export function resolveModelRef(ref: string, config: ModelsConfigView, options: 
   return { provider, model, ref: `${provider}/${model}`, via: "default" };
 }
 
+/** The first model of the first provider under `models.providers` that lists one. */
+function firstConfiguredModel(config: ModelsConfigView): ResolvedModelRef | undefined {
+  for (const [provider, entry] of Object.entries(config.models?.providers ?? {})) {
+    const model = (entry?.models ?? []).find((m) => typeof m?.id === "string" && m.id !== "")?.id;
+    if (model) return { provider, model, ref: `${provider}/${model}`, via: "first-configured" };
+  }
+  return undefined;
+}
+
+/**
+ * A configured default model no provider in play serves any more: its provider is gone (removed
+ * from `models.providers`, or a built-in dropped by `models.mode: "replace"`), or it is a bare id
+ * only the default-provider step could settle while that provider is not one of
+ * `models.providers` listing models, or lists models but not this one.
+ */
+function isStaleDefault(resolved: ResolvedModelRef, config: ModelsConfigView): boolean {
+  const provider = resolved.provider.toLowerCase();
+  if (!listProviderIds(config).some((id) => id.toLowerCase() === provider)) return true;
+  if (resolved.via !== "default") return false;
+  const entry = Object.entries(config.models?.providers ?? {}).find(([id]) => id.toLowerCase() === provider)?.[1];
+  const listed = entry?.models ?? [];
+  if (entry && listed.length === 0) return false; // a configured provider that lists nothing may serve anything
+  return !listed.some((m) => m?.id === resolved.model);
+}
+
 function toCandidate(resolved: ResolvedModelRef, config: ModelsConfigView): ModelCandidate {
   const known = config.agents?.defaults?.models ?? {};
   const entry = known[resolved.ref];
@@ -149,6 +177,9 @@ function toCandidate(resolved: ResolvedModelRef, config: ModelsConfigView): Mode
  * fallbacks); `{primary, fallbacks}` gives the primary then the fallbacks (an entry without
  * `fallbacks` inherits those of agents.defaults.model; `fallbacks: []` means none). Returns an
  * empty list when no model is configured anywhere (see {@link noModelConfiguredMessage}).
+ * A stale primary (its provider is gone, or a bare id no configured provider lists, which would
+ * otherwise go to the default provider, e.g. `openai`, and fail there) is replaced by the first
+ * configured provider's first model under `models.providers`; without one it is kept as is.
  * Throws a UserError naming the config key for a malformed ref.
  */
 export function resolveModelSelection(config: ModelsConfigView, agentId?: string): ModelCandidate[] {
@@ -174,13 +205,14 @@ export function resolveModelSelection(config: ModelsConfigView, agentId?: string
 
   const seen = new Set<string>();
   const out: ModelCandidate[] = [];
-  for (const { ref, key } of refs) {
+  for (const [index, { ref, key }] of refs.entries()) {
     let resolved: ResolvedModelRef;
     try {
       resolved = resolveModelRef(ref, config, agentId ? { agentId } : {});
     } catch (err) {
       throw new UserError(`${key}: ${(err as Error).message}`);
     }
+    if (index === 0 && isStaleDefault(resolved, config)) resolved = firstConfiguredModel(config) ?? resolved;
     if (seen.has(resolved.ref)) continue;
     seen.add(resolved.ref);
     out.push(toCandidate(resolved, config));

@@ -24,6 +24,7 @@ export {
   type WorkspaceBootstrapFile,
 } from "./bootstrap-files.js";
 export type { BootstrapSessionKind } from "./session-kind.js";
+export { getsDailyNotes } from "./session-kind.js";
 export { TRUNCATION_HEAD_RATIO, MIN_TRUNCATED_CONTENT_CHARS } from "./truncate.js";
 export {
   buildProjectContext,

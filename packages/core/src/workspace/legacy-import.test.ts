@@ -90,4 +90,38 @@ describe("legacy workspace state import", () => {
     expect(report.problems.join("\n")).toContain("must be absolute");
     for (const file of [broken, wrong, relative]) expect(existsSync(file)).toBe(true);
   });
+
+  it("imports onboardingCompletedAt (older releases' name) as the completion date and removes the file", async () => {
+    const file = path.join(wsA, ".openclaw", "workspace-state.json");
+    json(file, { version: 1, bootstrapSeededAt: "2025-06-01T08:00:00.000Z", onboardingCompletedAt: "2025-06-02T09:30:00.000Z" });
+    const report = await importLegacyWorkspaceState({ stateDir, workspaceDirs: [wsA] });
+    expect(report.problems).toEqual([]);
+    expect(report.removed).toEqual([file]);
+    expect(withStateDb(stateDir, (db) => getWorkspaceSetupState(db, wsA))).toEqual({
+      bootstrapSeededAt: "2025-06-01T08:00:00.000Z",
+      setupCompletedAt: "2025-06-02T09:30:00.000Z",
+    });
+  });
+
+  it("never deletes a file holding fields it does not understand, but imports what it does", async () => {
+    const state = path.join(wsA, ".openclaw", "workspace-state.json");
+    json(state, { setupCompletedAt: "2026-03-01T00:00:00.000Z", tourSeenAt: "2026-03-02T00:00:00.000Z" });
+    const attested = path.join(wsB, ".openclaw", ".attested");
+    json(attested, { attestedAtMs: 77, generatedHashes: {}, signer: "old-release" });
+    const global = path.join(stateDir, "workspace-state.json");
+    json(global, { workspaces: { [wsB]: { bootstrapSeededAt: "2026-01-05T00:00:00.000Z", theme: "dark" } } });
+
+    const report = await importLegacyWorkspaceState({ stateDir, workspaceDirs: [wsA, wsB] });
+    expect(report.removed).toEqual([]);
+    for (const file of [state, attested, global]) expect(existsSync(file)).toBe(true);
+    const problems = report.problems.join("\n");
+    expect(problems).toContain(`${state}: holds fields this version does not understand (tourSeenAt)`);
+    expect(problems).toContain(`${attested}: holds fields this version does not understand (signer)`);
+    expect(problems).toContain(`${global}: holds fields this version does not understand (workspaces[${JSON.stringify(wsB)}].theme)`);
+    withStateDb(stateDir, (db) => {
+      expect(getWorkspaceSetupState(db, wsA)?.setupCompletedAt).toBe("2026-03-01T00:00:00.000Z");
+      expect(getWorkspaceSetupState(db, wsB)?.bootstrapSeededAt).toBe("2026-01-05T00:00:00.000Z");
+      expect(getWorkspaceAttestation(db, wsB)?.attestedAtMs).toBe(77);
+    });
+  });
 });

@@ -5,12 +5,15 @@
 //   1. <stateDir>/workspace-state.json
 //        { "workspaces": { "<absolute workspace path>": { "bootstrapSeededAt"?: ISO, "setupCompletedAt"?: ISO } } }
 //   2. <workspace>/.openclaw/workspace-state.json
-//        { "bootstrapSeededAt"?: ISO, "setupCompletedAt"?: ISO }
+//        { "version"?: 1, "bootstrapSeededAt"?: ISO, "setupCompletedAt"?: ISO, "onboardingCompletedAt"?: ISO }
 //   3. <workspace>/.openclaw/.attested
 //        { "attestedAtMs": number, "generatedHashes": { "AGENTS.md": "<hex sha256>", ... } }
-// Merge rules: a setup field already set in the database wins over the legacy one; of two
-// attestations the newer wins. A source is removed only after its rows were read back from the
-// database and found to cover it; a source that cannot be parsed or verified is kept and reported.
+// `onboardingCompletedAt` is the older releases' name of the completion date: it imports as
+// `setupCompletedAt` (which wins when both are set). Merge rules: a setup field already set in
+// the database wins over the legacy one; of two attestations the newer wins. A source is removed
+// only after its rows were read back from the database and found to cover it, and only when
+// every field in it was understood: a source that cannot be parsed or verified, or that holds a
+// field this version does not know, is kept and reported (what it understood is still imported).
 import { readFile, rm, rmdir } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -26,15 +29,41 @@ import {
 } from "../state/index.js";
 
 const isoTimestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "not an ISO-8601 timestamp");
-const setupShape = z.object({
-  bootstrapSeededAt: isoTimestamp.nullish(),
-  setupCompletedAt: isoTimestamp.nullish(),
-});
-const globalShape = z.object({ workspaces: z.record(z.string(), setupShape) });
-const attestedShape = z.object({
+// Loose objects: fields this version does not know are kept in the parsed value, so that
+// `unknownFields` can find them and the file is not deleted with them.
+const setupShape = z
+  .looseObject({
+    version: z.literal(1).optional(),
+    bootstrapSeededAt: isoTimestamp.nullish(),
+    setupCompletedAt: isoTimestamp.nullish(),
+    onboardingCompletedAt: isoTimestamp.nullish(),
+  })
+  .transform(({ onboardingCompletedAt, ...rest }) => ({
+    ...rest,
+    ...(onboardingCompletedAt && !rest.setupCompletedAt ? { setupCompletedAt: onboardingCompletedAt } : {}),
+  }));
+const SETUP_FIELDS = ["version", "bootstrapSeededAt", "setupCompletedAt", "onboardingCompletedAt"];
+const globalShape = z.looseObject({ workspaces: z.record(z.string(), setupShape) });
+const attestedShape = z.looseObject({
   attestedAtMs: z.number().int().nonnegative(),
   generatedHashes: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/i, "not a hex sha256")),
 });
+type SetupFields = { bootstrapSeededAt?: string | null; setupCompletedAt?: string | null };
+
+/** Field paths of `raw` (a parsed legacy file) that its shape does not define. */
+function unknownFields(kind: LegacyWorkspaceStateKind, raw: Record<string, unknown>): string[] {
+  const extra = (value: unknown, known: readonly string[], prefix: string) =>
+    Object.keys((value ?? {}) as object)
+      .filter((k) => !known.includes(k))
+      .map((k) => `${prefix}${k}`);
+  if (kind === "attestation") return extra(raw, ["attestedAtMs", "generatedHashes"], "");
+  if (kind === "workspace-state") return extra(raw, SETUP_FIELDS, "");
+  const workspaces = (raw.workspaces ?? {}) as Record<string, unknown>;
+  return [
+    ...extra(raw, ["workspaces"], ""),
+    ...Object.entries(workspaces).flatMap(([ws, entry]) => extra(entry, SETUP_FIELDS, `workspaces[${JSON.stringify(ws)}].`)),
+  ];
+}
 
 export type LegacyWorkspaceStateKind = "global-state" | "workspace-state" | "attestation";
 
@@ -81,7 +110,9 @@ function describeZodError(err: z.ZodError): string {
   return err.issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`).join("; ");
 }
 
-async function parseFile<T>(file: string, shape: z.ZodType<T>): Promise<{ ok: true; value: T } | { ok: false; problem: string }> {
+type Parsed<T> = { ok: true; value: T; unknown: string[] } | { ok: false; problem: string };
+
+async function parseFile<T>(file: string, kind: LegacyWorkspaceStateKind, shape: z.ZodType<T>): Promise<Parsed<T>> {
   let raw: unknown;
   try {
     raw = JSON.parse(await readFile(file, "utf8"));
@@ -92,10 +123,19 @@ async function parseFile<T>(file: string, shape: z.ZodType<T>): Promise<{ ok: tr
   if (!parsed.success) {
     return { ok: false, problem: `${file}: unexpected content (${describeZodError(parsed.error)}); fix or delete it by hand.` };
   }
-  return { ok: true, value: parsed.data };
+  return { ok: true, value: parsed.data, unknown: unknownFields(kind, raw as Record<string, unknown>) };
 }
 
-function mergeSetup(db: StateDb, ws: string, legacy: z.infer<typeof setupShape>): boolean {
+/** Whether a verified source may go: only when every field in it was understood; else reported and kept. */
+function understoodWhole(file: string, parsed: { unknown: string[] }, report: LegacyImportReport): boolean {
+  if (parsed.unknown.length === 0) return true;
+  report.problems.push(
+    `${file}: holds fields this version does not understand (${parsed.unknown.join(", ")}); what it understood was imported, the file was kept. Check it and delete it by hand.`,
+  );
+  return false;
+}
+
+function mergeSetup(db: StateDb, ws: string, legacy: SetupFields): boolean {
   const current = getWorkspaceSetupState(db, ws);
   const patch: Partial<WorkspaceSetupState> = {};
   if (legacy.bootstrapSeededAt && !current?.bootstrapSeededAt) patch.bootstrapSeededAt = new Date(legacy.bootstrapSeededAt).toISOString();
@@ -104,7 +144,7 @@ function mergeSetup(db: StateDb, ws: string, legacy: z.infer<typeof setupShape>)
   return Object.keys(patch).length > 0;
 }
 
-function setupVerified(db: StateDb, ws: string, legacy: z.infer<typeof setupShape>): boolean {
+function setupVerified(db: StateDb, ws: string, legacy: SetupFields): boolean {
   const stored = getWorkspaceSetupState(db, ws);
   if (legacy.bootstrapSeededAt && !stored?.bootstrapSeededAt) return false;
   if (legacy.setupCompletedAt && !stored?.setupCompletedAt) return false;
@@ -137,7 +177,7 @@ export async function importLegacyWorkspaceState(options: LegacyWorkspaceStateOp
   try {
     for (const file of files) {
       if (file.kind === "global-state") {
-        const parsed = await parseFile(file.path, globalShape);
+        const parsed = await parseFile(file.path, file.kind, globalShape);
         if (!parsed.ok) {
           report.problems.push(parsed.problem);
           continue;
@@ -160,10 +200,10 @@ export async function importLegacyWorkspaceState(options: LegacyWorkspaceStateOp
           report.problems.push(`${file.path}: setup state for ${unverified.join(", ")} did not verify in the database; file kept.`);
           continue;
         }
-        await removeSource(file.path, report);
+        if (understoodWhole(file.path, parsed, report)) await removeSource(file.path, report);
       } else if (file.kind === "workspace-state") {
         const ws = file.workspaceDir!;
-        const parsed = await parseFile(file.path, setupShape);
+        const parsed = await parseFile(file.path, file.kind, setupShape);
         if (!parsed.ok) {
           report.problems.push(parsed.problem);
           continue;
@@ -173,10 +213,10 @@ export async function importLegacyWorkspaceState(options: LegacyWorkspaceStateOp
           report.problems.push(`${file.path}: setup state did not verify in the database; file kept.`);
           continue;
         }
-        await removeSource(file.path, report);
+        if (understoodWhole(file.path, parsed, report)) await removeSource(file.path, report);
       } else {
         const ws = file.workspaceDir!;
-        const parsed = await parseFile(file.path, attestedShape);
+        const parsed = await parseFile(file.path, file.kind, attestedShape);
         if (!parsed.ok) {
           report.problems.push(parsed.problem);
           continue;
@@ -185,7 +225,7 @@ export async function importLegacyWorkspaceState(options: LegacyWorkspaceStateOp
         db.transaction(() => {
           const current = getWorkspaceAttestation(db, ws);
           if (!current || current.attestedAtMs < legacy.attestedAtMs) {
-            putWorkspaceAttestation(db, ws, legacy);
+            putWorkspaceAttestation(db, ws, { attestedAtMs: legacy.attestedAtMs, generatedHashes: legacy.generatedHashes });
             report.imported.push(`${file.path}: attestation for ${ws}`);
           }
         }).immediate();
@@ -194,7 +234,7 @@ export async function importLegacyWorkspaceState(options: LegacyWorkspaceStateOp
           report.problems.push(`${file.path}: attestation did not verify in the database; file kept.`);
           continue;
         }
-        await removeSource(file.path, report);
+        if (understoodWhole(file.path, parsed, report)) await removeSource(file.path, report);
       }
     }
     return report;

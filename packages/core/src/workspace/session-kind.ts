@@ -34,3 +34,14 @@ const ALLOWED: Record<Exclude<BootstrapSessionKind, "main">, ReadonlySet<Bootstr
 export function fileAllowedForSession(name: BootstrapFileName, kind: BootstrapSessionKind): boolean {
   return kind === "main" ? true : ALLOWED[kind].has(name);
 }
+
+/**
+ * Whether a session's prompt gets today's and yesterday's daily notes (`memory/YYYY-MM-DD.md`):
+ * the main session and direct-message sessions (and threads in them) do; group, channel, cron,
+ * sub-agent and any other sessions do not (like MEMORY.md, the notes may hold private things).
+ */
+export function getsDailyNotes(sessionKey: string): boolean {
+  const parsed = parseSessionKey(sessionKey.trim());
+  const kind = parsed.kind === "thread" ? parsed.baseKind : parsed.kind;
+  return kind === "main" || kind === "direct";
+}
