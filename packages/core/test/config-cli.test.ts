@@ -165,7 +165,7 @@ describe("keys accepted but not acted on yet", () => {
     const res = await runCli(["config", "validate"], { home });
     expect(res.code).toBe(0);
     expect(res.stderr).toContain("agents.defaults.heartbeat is accepted but this version does not run heartbeat turns yet");
-    expect(res.stderr).toContain("agents.defaults.sandbox is accepted but this version does not sandbox sessions yet");
+    expect(res.stderr).not.toContain("agents.defaults.sandbox"); // sandboxed sessions work now (docs/agent.md)
   });
 });
 

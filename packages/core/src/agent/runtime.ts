@@ -29,6 +29,7 @@ import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWor
 import { getsDailyNotes } from "../workspace/session-kind.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
+import { resolveSessionWorkspace } from "./session-workspace.js";
 import { replayRecordedTurn } from "./resume.js";
 import { chatFailureNotice, RecentRunErrors, type RunErrorRecord } from "./run-errors.js";
 import { createSessionTools } from "./session-tools.js";
@@ -268,9 +269,17 @@ export class AgentRuntime {
 
     try {
       const { bootstrapPending } = await this.ensureWorkspaceOnce(settings.workspaceDir, settings.skipBootstrap);
+      const place = await resolveSessionWorkspace({
+        config: this.config,
+        paths: this.paths,
+        env: this.env,
+        agentId,
+        sessionKey,
+        agentWorkspaceDir: settings.workspaceDir,
+      });
       const keyKind = parseSessionKey(sessionKey);
       const mode = request.promptMode ?? (keyKind.kind === "subagent" ? "minimal" : "full");
-      const context = await assembleProjectContext(settings.workspaceDir, {
+      const context = await assembleProjectContext(place.workspaceDir, {
         sessionKey,
         maxChars: settings.bootstrapMaxChars,
         totalMaxChars: settings.bootstrapTotalMaxChars,
@@ -283,13 +292,12 @@ export class AgentRuntime {
         ...(agentName ? { agentName } : {}),
         tools,
         skillsSection: skills.section,
-        workspaceDir: settings.workspaceDir,
+        workspaceDir: place.workspaceDir,
+        ...(place.promptNote ? { workspaceNote: place.promptNote } : {}),
         projectContext: context.text,
         ...(this.sessionInstructions.has(sessionKey) ? { chatInstructions: this.sessionInstructions.get(sessionKey)! } : {}),
         ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
-        ...(mode === "full" && getsDailyNotes(sessionKey)
-          ? { dailyMemory: await dailyMemoryFiles(settings.workspaceDir, this.now()) }
-          : {}),
+        ...(mode === "full" && getsDailyNotes(sessionKey) ? { dailyMemory: await dailyMemoryFiles(place.workspaceDir, this.now()) } : {}),
         now: this.now(),
         timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
         runtime: {
@@ -310,7 +318,8 @@ export class AgentRuntime {
         messages: history,
         tools,
         toolContext: {
-          workspaceDir: settings.workspaceDir,
+          workspaceDir: place.workspaceDir,
+          ...(place.extraRoots?.length ? { extraRoots: place.extraRoots } : {}),
           agentId,
           sessionKey,
           config: this.config,

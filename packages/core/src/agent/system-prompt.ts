@@ -14,6 +14,8 @@ export interface SystemPromptInput {
   /** Output of the skills prompt builder ('' when no skill is eligible). */
   skillsSection: string;
   workspaceDir: string;
+  /** An extra line for the Workspace section (a sandboxed session: where it is, what it may reach). */
+  workspaceNote?: string;
   /** Output of the project-context assembly ('' when there is nothing to inject). */
   projectContext: string;
   /** Instructions for this chat (a group's `systemPrompt`). */
@@ -81,6 +83,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     [
       "## Workspace",
       `Your working directory is ${input.workspaceDir}. File tools resolve relative paths against it and cannot leave it.`,
+      ...(input.workspaceNote ? [input.workspaceNote] : []),
     ].join("\n"),
   );
 

@@ -18,11 +18,6 @@ export function notYetActiveWarnings(config: Config): string[] {
     if (scope.heartbeat !== undefined) {
       warnings.push(`${path}.heartbeat is accepted but this version does not run heartbeat turns yet; the setting has no effect.`);
     }
-    if (scope.sandbox !== undefined && scope.sandbox.mode !== "off") {
-      warnings.push(
-        `${path}.sandbox is accepted but this version does not sandbox sessions yet: tools run on the host, confined to the workspace by the file-tool guard only.`,
-      );
-    }
   }
   return warnings;
 }

@@ -1,10 +1,30 @@
 import type { OpenClawConfig } from "../config/index.js";
 import type { ImagePart } from "../providers/index.js";
 
+/** A folder outside the workspace that file tools may also use, by absolute path. */
+export interface ToolRoot {
+  /** Absolute path. */
+  dir: string;
+  /** False: read only; a write there is refused with `readOnlyReason`. */
+  writable: boolean;
+  /** What the folder is, for messages, e.g. "the agent workspace". */
+  label: string;
+  /** Why it is read only, naming the config key, e.g. `agents.defaults.sandbox.workspaceAccess is "ro"`. */
+  readOnlyReason?: string;
+}
+
 /** What every tool call receives from the agent loop. */
 export interface ToolContext {
-  /** The agent's workspace: absolute and realpath'd. File tools never leave it. */
+  /**
+   * The session's workspace, absolute: the agent's workspace, or a sandboxed session's own
+   * folder. Relative paths resolve against it; file tools never leave it except into `extraRoots`.
+   */
   workspaceDir: string;
+  /**
+   * Folders besides `workspaceDir` the file tools may use by absolute path: a sandboxed session's
+   * view of its agent's workspace (`sandbox.workspaceAccess` "rw" or "ro"). Default none.
+   */
+  extraRoots?: readonly ToolRoot[];
   agentId: string;
   sessionKey: string;
   /** Fires when the run is aborted; long tools (exec, web_fetch) stop and background jobs die. */

@@ -10,7 +10,9 @@ export type WorkspacePathReason =
   | "symlink-escape"
   | "dangling-symlink"
   | "not-found"
-  | "is-directory";
+  | "is-directory"
+  /** Inside a folder the session may only read (a sandboxed session's view of the agent workspace). */
+  | "read-only";
 
 /** A path a file tool may not use; the message names the path, the reason and a fix. */
 export class WorkspacePathError extends Error {

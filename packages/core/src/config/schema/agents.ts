@@ -37,18 +37,29 @@ const heartbeatSchema = z
 
 const sandboxSchema = z
   .strictObject({
-    mode: z.enum(["off", "non-main", "all"]).default("off").describe('Which sessions run sandboxed: "off" (default), "non-main", "all".'),
+    mode: z
+      .enum(["off", "non-main", "all"])
+      .default("off")
+      .describe(
+        'Which sessions work in a sandbox folder of their own instead of the agent workspace: "off" (default), "non-main" (all but the main session), "all".',
+      ),
     scope: z
       .enum(["session", "agent", "shared"])
       .default("session")
-      .describe("One sandbox per session (default), per agent, or one shared."),
-    workspaceRoot: z.string().optional().describe("Where per-session sandbox workspaces are created."),
+      .describe(
+        "One sandbox folder per session (default; <workspaceRoot>/sessions/<key>), per agent (<workspaceRoot>/agents/<id>), or one shared (<workspaceRoot>/shared).",
+      ),
+    workspaceRoot: z.string().optional().describe("Where sandbox folders are created (default <stateDir>/sandboxes)."),
     workspaceAccess: z
       .enum(["rw", "ro", "none"])
       .default("rw")
-      .describe("Access of sandboxed sessions to the agent workspace (default rw)."),
+      .describe(
+        "What file tools of sandboxed sessions may do in the agent workspace, by absolute path: rw read and write (default), ro read only, none nothing.",
+      ),
   })
-  .describe("Sandboxing of agent sessions.");
+  .describe(
+    "Sandboxed sessions: their own working folder, seeded with the bootstrap files. Folder only: commands still run on the host (no container).",
+  );
 
 const identitySchema = z
   .strictObject({

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool, ToolContext } from "../../tool-contract/index.js";
 import { checkAborted } from "../fs/regular-file.js";
-import { resolveInWorkspace } from "../workspace-path.js";
+import { resolveToolPath } from "../tool-path.js";
 import { applyPatchWorkspaceOnly, isApplyPatchAllowed } from "./gate.js";
 import { PatchApplyError } from "./apply-chunks.js";
 import { parsePatch, PatchParseError } from "./parse.js";
@@ -31,7 +31,7 @@ Paths are relative to the workspace. Give about 3 lines of context around each c
 function resolver(ctx: ToolContext): (p: string) => PatchTarget {
   if (applyPatchWorkspaceOnly(ctx.config)) {
     return (p) => {
-      const r = resolveInWorkspace(ctx.workspaceDir, p, { forWrite: true });
+      const r = resolveToolPath(ctx, p, { forWrite: true });
       return { path: r.path, display: r.relative };
     };
   }

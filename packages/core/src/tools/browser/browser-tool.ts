@@ -4,7 +4,7 @@ import type { Locator, Page } from "playwright-core";
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool, ToolContext, ToolResult } from "../../tool-contract/index.js";
-import { resolveInWorkspace } from "../workspace-path.js";
+import { resolveToolPath } from "../tool-path.js";
 import { BrowserNotFoundError } from "./executable.js";
 import { assertNavigable, BrowserRefusedError, isRequestAllowed } from "./guard.js";
 import { type BrowserManager, sharedBrowserManager } from "./manager.js";
@@ -118,7 +118,7 @@ async function snapshot(session: BrowserSession, page: Page, settings: BrowserSe
 async function outputFile(ctx: ToolContext, given: string | undefined, kind: "screenshot" | "pdf"): Promise<{ abs: string; rel: string }> {
   const ext = kind === "pdf" ? "pdf" : "png";
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const target = resolveInWorkspace(ctx.workspaceDir, given ?? `browser/${kind}-${stamp}.${ext}`, { forWrite: true });
+  const target = resolveToolPath(ctx, given ?? `browser/${kind}-${stamp}.${ext}`, { forWrite: true });
   await mkdir(path.dirname(target.path), { recursive: true });
   return { abs: target.path, rel: target.relative };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool, ToolContext, ToolResult } from "../../tool-contract/index.js";
-import { resolveInWorkspace } from "../workspace-path.js";
+import { resolveToolPath } from "../tool-path.js";
 import { execEnvFor } from "./environment.js";
 import { checkExecPolicy } from "./exec-policy.js";
 import { describeExit, describeJobStatus, omittedNotice } from "./format.js";
@@ -111,7 +111,7 @@ export function createExecTool(processes: ProcessRegistry): AgentTool {
       "Long-running commands (servers, watchers) should use background: true or yieldMs, then the process tool.",
     schema,
     async run(args, ctx) {
-      const cwd = args.workdir ? resolveInWorkspace(ctx.workspaceDir, args.workdir, { mustExist: true }).path : ctx.workspaceDir;
+      const cwd = args.workdir ? resolveToolPath(ctx, args.workdir, { mustExist: true }).path : ctx.workspaceDir;
       const settings = resolveExecSettings(ctx.config);
       const verdict = checkExecPolicy(args.command, settings.mode, settings.allowlist, cwd);
       if (!verdict.allowed) throw new ToolError(verdict.reason, { refused: true, mode: settings.mode });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool } from "../../tool-contract/index.js";
-import { resolveInWorkspace } from "../workspace-path.js";
+import { resolveToolPath } from "../tool-path.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { checkAborted, readRegularFile } from "./regular-file.js";
 import { looksBinary } from "./text-file.js";
@@ -39,7 +39,7 @@ export function createEditTool(): AgentTool {
       "unless replace_all is true. Read the file first to copy the text precisely.",
     schema,
     async run(args, ctx) {
-      const target = resolveInWorkspace(ctx.workspaceDir, args.path, { mustExist: true, forWrite: true });
+      const target = resolveToolPath(ctx, args.path, { mustExist: true, forWrite: true });
       const raw = await readRegularFile(target.path, { display: args.path, tool: "edit", signal: ctx.signal, noFollow: true });
       if (looksBinary(raw.subarray(0, 8192))) throw new ToolError(`"${args.path}" looks like a binary file; edit only handles text.`);
       const text = raw.toString("utf8");

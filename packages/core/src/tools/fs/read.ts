@@ -5,7 +5,7 @@ import { addAbortSignal } from "node:stream";
 import { z } from "zod";
 import { defineTool, ToolError } from "../../tool-contract/index.js";
 import type { AgentTool, ToolResult } from "../../tool-contract/index.js";
-import { resolveInWorkspace } from "../workspace-path.js";
+import { resolveToolPath } from "../tool-path.js";
 import { checkAborted, openRegularFile, readRegularFile } from "./regular-file.js";
 import { formatBytes, looksBinary, sniffHandle } from "./text-file.js";
 
@@ -101,7 +101,7 @@ export function createReadTool(): AgentTool {
     async run(args, ctx) {
       const skillFile = resolveSkillFile(args.path, ctx.readableFiles);
       if (skillFile) return readSkillFile(skillFile, args.path, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT, ctx.signal);
-      const target = resolveInWorkspace(ctx.workspaceDir, args.path, { mustExist: true });
+      const target = resolveToolPath(ctx, args.path, { mustExist: true });
       if (target.isDirectory) {
         throw new ToolError(`"${args.path}" is a directory, not a file. List it with exec (e.g. "ls ${target.relative}").`);
       }

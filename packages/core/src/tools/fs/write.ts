@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineTool } from "../../tool-contract/index.js";
 import type { AgentTool } from "../../tool-contract/index.js";
-import { resolveInWorkspace } from "../workspace-path.js";
+import { resolveToolPath } from "../tool-path.js";
 import { writeFileAtomic } from "./atomic-write.js";
 import { assertReplaceable, checkAborted } from "./regular-file.js";
 
@@ -20,7 +20,7 @@ export function createWriteTool(): AgentTool {
       "To change part of an existing file, prefer edit.",
     schema,
     async run(args, ctx) {
-      const target = resolveInWorkspace(ctx.workspaceDir, args.path, { forWrite: true });
+      const target = resolveToolPath(ctx, args.path, { forWrite: true });
       if (target.exists) await assertReplaceable(target.path, args.path, "write");
       checkAborted(ctx.signal);
       await writeFileAtomic(target.path, args.content);
