@@ -24,7 +24,7 @@ import {
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
-import type { BrowserManager, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
+import type { BrowserManager, CronToolHost, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
@@ -51,6 +51,8 @@ export interface AgentRuntimeOptions {
   onRunError?: (record: RunErrorRecord) => void;
   /** What the owner's `gateway` tool reloads and validates with; default: the config file only, no reload. */
   gatewayHost?: GatewayToolHost;
+  /** The running gateway's cron scheduler for the `cron` tool; default: jobs are written to the state database. */
+  cronHost?: CronToolHost;
 }
 
 export interface TurnRequest {
@@ -436,6 +438,7 @@ export class AgentRuntime {
         processes,
         env: this.env,
         browsers: (this.browsers ??= new BrowserManager()),
+        ...(this.options.cronHost ? { cron: this.options.cronHost } : {}),
       }),
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
       ...gatewayToolsFor({ config: this.config, agentId, sessionKey, host: this.gatewayHost() }),

@@ -2,8 +2,10 @@ import { z } from "zod";
 import { listAgentIds, resolveDefaultAgentId } from "../agents/index.js";
 import type { AgentRuntime } from "../agent/index.js";
 import { getAtPath, parseConfigPath, type OpenClawConfig } from "../config/index.js";
+import type { CronService } from "../scheduler/index.js";
 import type { ControlRuns } from "./control-runs.js";
 import type { MethodHandler } from "./control-server.js";
+import { createCronMethods } from "./methods-cron.js";
 import { ControlError } from "./protocol.js";
 import type { SecretScrubber } from "../redaction/index.js";
 import { resolveSessionTarget } from "./session-target.js";
@@ -20,6 +22,8 @@ export interface MethodDeps {
   info(): { version: string; startedAt: number; port: number; bind: GatewayBind; host: string };
   /** False once shutdown began. */
   accepting(): boolean;
+  /** The cron scheduler (`cron.*` methods, `cron` in `status`); absent in tests that do not need it. */
+  cron?: CronService;
 }
 
 const MAX_HISTORY = 1000;
@@ -62,6 +66,7 @@ function channelSummary(channels: ChannelStatusReport[]) {
 export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
   const { runtime, runs } = deps;
   return {
+    ...(deps.cron ? createCronMethods({ runtime, cron: deps.cron }) : {}),
     health: () => ({ ok: true, uptimeMs: Date.now() - deps.info().startedAt, accepting: deps.accepting() }),
 
     status: () => {
@@ -79,6 +84,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
         agents: listAgentIds(deps.config).map((id) => ({ id, default: id === defaultAgent })),
         channels: channelSummary(deps.channels()),
         recentErrors: runtime.recentErrors().map((e) => ({ ...e, message: deps.scrubber.text(e.message) })),
+        ...(deps.cron ? { cron: deps.cron.summary() } : {}),
       };
     },
 
