@@ -8,6 +8,8 @@ import { ControlError } from "./protocol.js";
 import type { SecretScrubber } from "../redaction/index.js";
 import { resolveSessionTarget } from "./session-target.js";
 import type { ChannelStatusReport, GatewayBind } from "./types.js";
+import type { HeartbeatScheduler } from "../scheduler/index.js";
+import { createHeartbeatMethods } from "./methods-heartbeat.js";
 
 /** What the method handlers read from the running gateway. */
 export interface MethodDeps {
@@ -20,6 +22,8 @@ export interface MethodDeps {
   info(): { version: string; startedAt: number; port: number; bind: GatewayBind; host: string };
   /** False once shutdown began. */
   accepting(): boolean;
+  /** The heartbeat scheduler (`heartbeat.*` methods, `status.heartbeat`); absent: no heartbeat methods. */
+  heartbeat?: HeartbeatScheduler;
 }
 
 const MAX_HISTORY = 1000;
@@ -79,6 +83,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
         agents: listAgentIds(deps.config).map((id) => ({ id, default: id === defaultAgent })),
         channels: channelSummary(deps.channels()),
         recentErrors: runtime.recentErrors().map((e) => ({ ...e, message: deps.scrubber.text(e.message) })),
+        heartbeat: deps.heartbeat?.status() ?? [],
       };
     },
 
@@ -127,5 +132,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
       if (value === undefined) throw new ControlError("not_found", `config.get: nothing is set at "${path}"`);
       return { path, value };
     },
+
+    ...(deps.heartbeat ? createHeartbeatMethods({ runtime, heartbeat: deps.heartbeat }) : {}),
   };
 }
