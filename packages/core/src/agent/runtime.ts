@@ -35,6 +35,7 @@ import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, ty
 import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { historyFromEvents, loopRecordEvent, userMessageEvent } from "./transcript.js";
+import type { TurnTrigger } from "./trigger.js";
 
 export interface AgentRuntimeOptions {
   config: OpenClawConfig;
@@ -77,6 +78,8 @@ export interface TurnRequest {
   origin?: SessionOrigin;
   /** False for system, heartbeat and cron turns: they do not count as user interaction. */
   touch?: boolean;
+  /** Why the turn runs (default "user"); only "heartbeat" turns get HEARTBEAT.md in their Project Context. */
+  trigger?: TurnTrigger;
 }
 
 export interface TurnResult {
@@ -273,6 +276,7 @@ export class AgentRuntime {
       const mode = request.promptMode ?? (keyKind.kind === "subagent" ? "minimal" : "full");
       const context = await assembleProjectContext(settings.workspaceDir, {
         sessionKey,
+        heartbeat: request.trigger === "heartbeat",
         maxChars: settings.bootstrapMaxChars,
         totalMaxChars: settings.bootstrapTotalMaxChars,
       });

@@ -10,14 +10,11 @@ type Config = z.output<ConfigRegistry["schema"]>;
  */
 export function notYetActiveWarnings(config: Config): string[] {
   const warnings: string[] = [];
-  const scopes: [string, { heartbeat?: unknown; sandbox?: { mode?: string } | undefined }][] = [
+  const scopes: [string, { sandbox?: { mode?: string } | undefined }][] = [
     ["agents.defaults", config.agents.defaults],
     ...Object.entries(config.agents.entries ?? {}).map(([id, e]) => [`agents.entries.${id}`, e] as [string, typeof e]),
   ];
   for (const [path, scope] of scopes) {
-    if (scope.heartbeat !== undefined) {
-      warnings.push(`${path}.heartbeat is accepted but this version does not run heartbeat turns yet; the setting has no effect.`);
-    }
     if (scope.sandbox !== undefined && scope.sandbox.mode !== "off") {
       warnings.push(
         `${path}.sandbox is accepted but this version does not sandbox sessions yet: tools run on the host, confined to the workspace by the file-tool guard only.`,

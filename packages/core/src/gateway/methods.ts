@@ -10,6 +10,8 @@ import { ControlError } from "./protocol.js";
 import type { SecretScrubber } from "../redaction/index.js";
 import { resolveSessionTarget } from "./session-target.js";
 import type { ChannelStatusReport, GatewayBind } from "./types.js";
+import type { HeartbeatScheduler } from "../scheduler/index.js";
+import { createHeartbeatMethods } from "./methods-heartbeat.js";
 
 /** What the method handlers read from the running gateway. */
 export interface MethodDeps {
@@ -24,6 +26,8 @@ export interface MethodDeps {
   accepting(): boolean;
   /** The cron scheduler (`cron.*` methods, `cron` in `status`); absent in tests that do not need it. */
   cron?: CronService;
+  /** The heartbeat scheduler (`heartbeat.*` methods, `status.heartbeat`); absent: no heartbeat methods. */
+  heartbeat?: HeartbeatScheduler;
 }
 
 const MAX_HISTORY = 1000;
@@ -85,6 +89,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
         channels: channelSummary(deps.channels()),
         recentErrors: runtime.recentErrors().map((e) => ({ ...e, message: deps.scrubber.text(e.message) })),
         ...(deps.cron ? { cron: deps.cron.summary() } : {}),
+        heartbeat: deps.heartbeat?.status() ?? [],
       };
     },
 
@@ -133,5 +138,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
       if (value === undefined) throw new ControlError("not_found", `config.get: nothing is set at "${path}"`);
       return { path, value };
     },
+
+    ...(deps.heartbeat ? createHeartbeatMethods({ runtime, heartbeat: deps.heartbeat }) : {}),
   };
 }

@@ -3,6 +3,7 @@
 // front ends accept the same spellings and give the same errors.
 import type { CronJobPatch, CronSchedule, CronSessionMode, NewCronJob } from "../state/index.js";
 import { parseAtText, parseDurationText, scheduleProblem } from "./cron-schedule.js";
+import { formatTarget, parseTarget } from "./target.js";
 
 /** The schedule fields: exactly one of `at`, `every`, `cron` (with an optional `tz`). */
 export interface CronScheduleInput {
@@ -33,18 +34,16 @@ export class CronInputError extends Error {
 }
 
 /**
- * Checks a delivery target: `last`, `none`, or `<channel>:<accountId>:<chatId>` (the chat id may
- * contain `:`). Returns it normalized (`last`/`none` lowercased) or throws a {@link CronInputError}.
+ * Checks a delivery target with {@link parseTarget}: `last`, `none`, or
+ * `<channel>:<accountId>:<chatId>` (the chat id may contain `:`). Returns it normalized or throws
+ * a {@link CronInputError}.
  */
 export function checkCronTarget(raw: string): string {
-  const target = raw.trim();
-  const lowered = target.toLowerCase();
-  if (lowered === "last" || lowered === "none") return lowered;
-  const parts = target.split(":");
-  if (parts.length < 3 || parts.slice(0, 3).some((p) => p.trim() === "")) {
-    throw new CronInputError(`target "${raw}" is not "last", "none" or "<channel>:<accountId>:<chatId>" (e.g. "telegram:default:12345")`);
+  try {
+    return formatTarget(parseTarget(raw, "last"));
+  } catch (err) {
+    throw new CronInputError((err as Error).message);
   }
-  return target;
 }
 
 /** The schedule of `input`, or undefined when it names none; throws a {@link CronInputError} when it is wrong. */

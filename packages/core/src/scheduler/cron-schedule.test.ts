@@ -69,7 +69,7 @@ describe("parsing", () => {
     expect(bad({ at: "+1m", every: "1m", message: "m" })).toThrow(/give one schedule, not at and every/);
     expect(bad({ message: "m" })).toThrow(/give a schedule/);
     expect(bad({ every: "1m", message: "m", target: "telegram" })).toThrow(CronInputError);
-    expect(bad({ every: "1m", message: "m", target: "telegram" })).toThrow(/<channel>:<accountId>:<chatId>/);
+    expect(bad({ every: "1m", message: "m", target: "telegram" })).toThrow(/"<channel>:<accountId>:<chatId>"/);
     expect(bad({ every: "1m", message: "  " })).toThrow(/message must not be empty/);
     expect(bad({ every: "1m", tz: "UTC", message: "m" })).toThrow(/tz only applies to a cron expression/);
     expect(parseCronJobPatch({ enabled: false, name: "" }, T0)).toEqual({ enabled: false, name: null });

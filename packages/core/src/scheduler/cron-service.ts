@@ -15,7 +15,8 @@ import { nextRunAfter } from "./cron-schedule.js";
 
 /** How a job's turn went, as the runner reports it. */
 export interface CronRunOutcome {
-  status: "ok" | "error" | "skipped";
+  /** `interrupted`: the turn was aborted because the gateway stopped. */
+  status: "ok" | "error" | "skipped" | "interrupted";
   /** A reply reached the job's target. */
   delivered: boolean;
   error?: string;
