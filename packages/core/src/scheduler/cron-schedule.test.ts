@@ -26,6 +26,10 @@ describe("nextRunAfter", () => {
     expect(new Date(nextRunAfter(nine, Date.parse("2026-03-28T07:00:00Z"))!).toISOString()).toBe("2026-03-28T08:00:00.000Z");
     const utc = { kind: "cron" as const, expr: "*/15 * * * *", tz: "UTC" };
     expect(new Date(nextRunAfter(utc, T0)!).toISOString()).toBe("2026-03-28T10:30:00.000Z");
+    // Strictly after: a job claimed exactly at (or just after) its due time moves to the next match.
+    expect(new Date(nextRunAfter(utc, Date.parse("2026-03-28T10:30:00.000Z"))!).toISOString()).toBe("2026-03-28T10:45:00.000Z");
+    expect(new Date(nextRunAfter(utc, Date.parse("2026-03-28T10:29:59.999Z"))!).toISOString()).toBe("2026-03-28T10:30:00.000Z");
+    expect(nextRunAfter({ kind: "cron", expr: "* * * * * *" }, T0)).toBe(T0 + 1000);
   });
 });
 
