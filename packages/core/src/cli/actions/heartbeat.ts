@@ -3,7 +3,7 @@ import { connectToGateway } from "../../gateway/index.js";
 import type { HeartbeatRunEvent, HeartbeatStatusEntry } from "../../scheduler/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
-import { describeAge } from "./channels.js";
+import { describeAge, formatDuration } from "./channels.js";
 
 export interface HeartbeatOptions {
   agent?: string;
@@ -64,7 +64,7 @@ export function heartbeatLines(entries: readonly HeartbeatStatusEntry[], now = D
       ? "running now"
       : h.nextRunAt === null
         ? "not scheduled"
-        : `next in ${Math.max(0, Math.round((h.nextRunAt - now) / 1000))} s`;
+        : `next in ${formatDuration(Math.max(0, h.nextRunAt - now))}`;
     return `${h.agentId}: every ${h.every} -> ${h.target}${window}; ${last}; ${next}`;
   });
 }
