@@ -2,7 +2,9 @@
 import { connectToGateway } from "../../gateway/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
+import type { HeartbeatStatusEntry } from "../../scheduler/index.js";
 import { describeAge, formatDuration, type ChannelsPayload } from "./channels.js";
+import { heartbeatLines } from "./heartbeat.js";
 
 export interface StatusOptions {
   json?: boolean;
@@ -26,6 +28,8 @@ export interface StatusPayload {
   cron?: { jobs: number; enabled: number; nextRunAt?: number };
   /** The last failed runs, newest first (absent from gateways older than this CLI). */
   recentErrors?: RecentRunError[];
+  /** Each agent's heartbeat (absent from gateways older than this CLI; empty when none runs). */
+  heartbeat?: HeartbeatStatusEntry[];
 }
 
 /** One failed run as the gateway reports it; `message` is the detail the chat was not shown. */
@@ -64,6 +68,12 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
     writeLine(out, `Listening: ws://${status.host}:${status.port} (bind ${status.bind})`);
     writeLine(out, `Agents: ${status.agents.map((a) => (a.default ? `${a.id} (default)` : a.id)).join(", ")}`);
     if (status.cron) writeLine(out, describeCron(status.cron));
+    if (status.heartbeat && status.heartbeat.length > 0) {
+      writeLine(out, "Heartbeat:");
+      for (const line of heartbeatLines(status.heartbeat)) writeLine(out, `  ${line}`);
+    } else if (status.heartbeat) {
+      writeLine(out, "Heartbeat: off");
+    }
     writeRecentErrors(out, status.recentErrors ?? []);
     if (channels.channels.length === 0) {
       writeLine(out, "Channels: none configured (add one under channels.<id> in the config)");
