@@ -7,3 +7,4 @@ export { historyFromEvents, recordedInbound, recordedTurnState, type RecordedInb
 export type { AgentEvent, RunStatus, Usage } from "./events.js";
 export type { SessionModel } from "./session-model.js";
 export type { SkillCommand } from "./skill-snapshots.js";
+export type { TurnTrigger } from "./trigger.js";

@@ -24,7 +24,7 @@ import {
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
-import type { BrowserManager, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
+import type { BrowserManager, CronToolHost, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import { getsDailyNotes } from "../workspace/session-kind.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
@@ -37,6 +37,7 @@ import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, ty
 import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
 import { historyFromEvents, loopRecordEvent, userMessageEvent } from "./transcript.js";
+import type { TurnTrigger } from "./trigger.js";
 
 export interface AgentRuntimeOptions {
   config: OpenClawConfig;
@@ -53,6 +54,8 @@ export interface AgentRuntimeOptions {
   onRunError?: (record: RunErrorRecord) => void;
   /** What the owner's `gateway` tool reloads and validates with; default: the config file only, no reload. */
   gatewayHost?: GatewayToolHost;
+  /** The running gateway's cron scheduler for the `cron` tool; default: jobs are written to the state database. */
+  cronHost?: CronToolHost;
 }
 
 export interface TurnRequest {
@@ -77,6 +80,8 @@ export interface TurnRequest {
   origin?: SessionOrigin;
   /** False for system, heartbeat and cron turns: they do not count as user interaction. */
   touch?: boolean;
+  /** Why the turn runs (default "user"); only "heartbeat" turns get HEARTBEAT.md in their Project Context. */
+  trigger?: TurnTrigger;
 }
 
 export interface TurnResult {
@@ -281,6 +286,7 @@ export class AgentRuntime {
       const mode = request.promptMode ?? (keyKind.kind === "subagent" ? "minimal" : "full");
       const context = await assembleProjectContext(place.workspaceDir, {
         sessionKey,
+        heartbeat: request.trigger === "heartbeat",
         maxChars: settings.bootstrapMaxChars,
         totalMaxChars: settings.bootstrapTotalMaxChars,
       });
@@ -447,6 +453,7 @@ export class AgentRuntime {
         processes,
         env: this.env,
         browsers: (this.browsers ??= new BrowserManager()),
+        ...(this.options.cronHost ? { cron: this.options.cronHost } : {}),
       }),
       ...createSessionTools({ runtime: this, agentId, sessionKey }),
       ...gatewayToolsFor({ config: this.config, agentId, sessionKey, host: this.gatewayHost() }),

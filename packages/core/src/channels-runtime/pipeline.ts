@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createDeliveryStrategy, sendBudgetFor, sendParts, type SendBudget } from "@openclaw/delivery";
-import { chunkText, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
+import { type ChatRef, chunkText, type InboundMessage, type OutboundTarget } from "@openclaw/plugin-sdk";
 import { type AccessAccount, createPairingStore, decideAccess, idsOf, resolveAccessConfig, resolveGroupSettings } from "../access/index.js";
 import { findAgentEntry } from "../agents/index.js";
 import { createChatCommands } from "../commands/index.js";
@@ -119,6 +119,13 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
   /** Sends a complete text to a chat (pairing replies, /queue answers, the message tool). */
   const sendPlain = (account: AccountHandle, target: OutboundTarget, text: string, key: string, inReplyTo?: string): Promise<string[]> =>
     sendChunks(account, target, chunkText(text, { maxChars: textLimitOf(account) }), key, inReplyTo);
+
+  /** Sends a complete text to a chat of a running account, exactly once per `key`. */
+  const sendTo = (t: { channel: string; accountId: string; chat: ChatRef }, text: string, key: string): Promise<string[]> => {
+    const account = deps.accounts.get(t.channel, t.accountId);
+    if (!account) return Promise.reject(new Error(`${t.channel}:${t.accountId} is not running`));
+    return sendPlain(account, { chat: t.chat }, text, key);
+  };
 
   // Inbound messages are recorded before `receive` resolves and replayed at start until answered.
   const inbox = new Inbox({
@@ -349,15 +356,11 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
               .list()
               .filter((a) => a.channel === channel)
               .map((a) => a.accountId),
-          send: async (t, text) => {
-            const account = deps.accounts.get(t.channel, t.accountId);
-            if (!account) throw new Error(`${t.channel}:${t.accountId} is not running`);
-            const messageIds = await sendPlain(account, { chat: t.chat }, text, `message-tool:${ctx.sessionKey}:${randomUUID()}`);
-            return { messageIds };
-          },
+          send: async (t, text) => ({ messageIds: await sendTo(t, text, `message-tool:${ctx.sessionKey}:${randomUUID()}`) }),
         }),
       ];
     },
+    send: (target, text, key) => track(sendTo(target, text, key)),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

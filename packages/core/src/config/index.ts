@@ -5,7 +5,6 @@ import { readConfigSource, resolveConfigSource } from "./io/index.js";
 import type { OpenClawPaths } from "./paths.js";
 import { createConfigRegistry, type ConfigRegistry } from "./registry.js";
 import { ConfigError, validateConfig, type ConfigProblem } from "./validate.js";
-import { notYetActiveWarnings } from "./not-yet-active.js";
 import { securityWarnings } from "./security-warnings.js";
 import { streamingWarnings } from "./streaming-warnings.js";
 
@@ -29,7 +28,6 @@ export {
 } from "./io/index.js";
 export { parseCliValue } from "./io/cli-value.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
-export { notYetActiveWarnings } from "./not-yet-active.js";
 export { streamingWarnings } from "./streaming-warnings.js";
 export { gatewayAuthWarnings, securityWarnings } from "./security-warnings.js";
 export { sharedSessionWarnings } from "./session-warnings.js";
@@ -96,7 +94,6 @@ export async function loadConfig(paths: OpenClawPaths, options: LoadConfigOption
     config: result.config,
     warnings: [
       ...warnings,
-      ...notYetActiveWarnings(result.config),
       ...streamingWarnings(resolved, registry),
       ...securityWarnings(resolved),
     ],

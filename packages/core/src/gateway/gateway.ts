@@ -13,6 +13,7 @@ import {
   stateDatabase,
 } from "../databases/index.js";
 import { openStateDb, type StateDb } from "../state/index.js";
+import { createGatewayCron, createGatewayHeartbeat, type CronService } from "../scheduler/index.js";
 import { AccountManager } from "./account-manager.js";
 import { createConfigApplier } from "./apply-config.js";
 import { ConfigReloader } from "./config-reload.js";
@@ -107,6 +108,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     cleanup.push(() => backups.stop());
 
     let pipeline: InboundPipeline | undefined;
+    // Created once the pipeline exists; the cron tool asks for it per call.
+    let cron: CronService | undefined;
     let reloader: ConfigReloader | undefined;
     const runtime = new AgentRuntime({
       config,
@@ -122,6 +125,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         channels: channelDefinitions,
         reload: () => reloadConfig(),
       },
+      cronHost: { jobs: () => cron },
     });
     cleanup.push(() => runtime.close());
     const queue = new MessageQueue({
@@ -174,6 +178,21 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       stopping: () => !accepting,
     });
 
+    let broadcast: (event: string, payload: unknown) => void = () => undefined;
+    cron = createGatewayCron({ config, runtime, queue, stateDb, pipeline, plugins: pluginMap, log });
+    cleanup.push(() => cron?.stop());
+    const heartbeat = createGatewayHeartbeat({
+      config,
+      runtime,
+      queue,
+      stateDb,
+      pipeline,
+      plugins: pluginMap,
+      log,
+      broadcast: (e, p) => broadcast(e, p),
+    });
+    cleanup.push(() => heartbeat.stop());
+
     let actualPort = port;
     const runs = new ControlRuns(runtime, queue, () => accepting);
     const methods = createMethods({
@@ -184,6 +203,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       channels: () => accounts.status(),
       info: () => ({ version, startedAt, port: actualPort, bind, host }),
       accepting: () => accepting,
+      heartbeat,
+      cron,
     });
     const server = new ControlServer({
       host,
@@ -211,6 +232,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       throw err;
     }
     cleanup.push(() => server.close());
+    broadcast = (event, payload) => server.broadcast(event, payload);
     // Clients (`openclaw status`, `channels status`, `agent`) find this port in the record.
     const listening = actualPort;
     writeGatewayRecord(paths.stateDir, { pid: process.pid, port: listening, bind, startedAt });
@@ -221,6 +243,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     accounts.startAll();
     pipeline.start?.();
     backups.start();
+    heartbeat.start();
+    cron.start();
     reloader = new ConfigReloader({
       file: paths.configPath,
       ...(options.reloadDebounceMs !== undefined ? { debounceMs: options.reloadDebounceMs } : {}),
@@ -249,6 +273,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const stop = async (timeoutMs: number): Promise<void> => {
       accepting = false;
       reloader?.close();
+      heartbeat.stop();
+      void cron?.stop({ timeoutMs: 0 });
       const deadline = Date.now() + timeoutMs;
       const remaining = () => Math.max(0, deadline - Date.now());
       log.info(`stopping: no new messages or runs; waiting up to ${Math.round(timeoutMs / 100) / 10} s for runs and deliveries in flight`);

@@ -2,12 +2,16 @@ import { z } from "zod";
 import { listAgentIds, resolveDefaultAgentId } from "../agents/index.js";
 import type { AgentRuntime } from "../agent/index.js";
 import { getAtPath, parseConfigPath, type OpenClawConfig } from "../config/index.js";
+import type { CronService } from "../scheduler/index.js";
 import type { ControlRuns } from "./control-runs.js";
 import type { MethodHandler } from "./control-server.js";
+import { createCronMethods } from "./methods-cron.js";
 import { ControlError } from "./protocol.js";
 import type { SecretScrubber } from "../redaction/index.js";
 import { resolveSessionTarget } from "./session-target.js";
 import type { ChannelStatusReport, GatewayBind } from "./types.js";
+import type { HeartbeatScheduler } from "../scheduler/index.js";
+import { createHeartbeatMethods } from "./methods-heartbeat.js";
 
 /** What the method handlers read from the running gateway. */
 export interface MethodDeps {
@@ -20,6 +24,10 @@ export interface MethodDeps {
   info(): { version: string; startedAt: number; port: number; bind: GatewayBind; host: string };
   /** False once shutdown began. */
   accepting(): boolean;
+  /** The cron scheduler (`cron.*` methods, `cron` in `status`); absent in tests that do not need it. */
+  cron?: CronService;
+  /** The heartbeat scheduler (`heartbeat.*` methods, `status.heartbeat`); absent: no heartbeat methods. */
+  heartbeat?: HeartbeatScheduler;
 }
 
 const MAX_HISTORY = 1000;
@@ -62,6 +70,7 @@ function channelSummary(channels: ChannelStatusReport[]) {
 export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
   const { runtime, runs } = deps;
   return {
+    ...(deps.cron ? createCronMethods({ runtime, cron: deps.cron }) : {}),
     health: () => ({ ok: true, uptimeMs: Date.now() - deps.info().startedAt, accepting: deps.accepting() }),
 
     status: () => {
@@ -79,6 +88,8 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
         agents: listAgentIds(deps.config).map((id) => ({ id, default: id === defaultAgent })),
         channels: channelSummary(deps.channels()),
         recentErrors: runtime.recentErrors().map((e) => ({ ...e, message: deps.scrubber.text(e.message) })),
+        ...(deps.cron ? { cron: deps.cron.summary() } : {}),
+        heartbeat: deps.heartbeat?.status() ?? [],
       };
     },
 
@@ -127,5 +138,7 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
       if (value === undefined) throw new ControlError("not_found", `config.get: nothing is set at "${path}"`);
       return { path, value };
     },
+
+    ...(deps.heartbeat ? createHeartbeatMethods({ runtime, heartbeat: deps.heartbeat }) : {}),
   };
 }

@@ -97,6 +97,12 @@ export interface InboundPipeline {
   start?(): void;
   /** Extra agent tools per session (the shared `message` tool). */
   extraTools?(ctx: { runtime: AgentRuntime; agentId: string; sessionKey: string }): AgentTool[];
+  /**
+   * Sends a complete text to a chat through the normal outbound path (chunking, the account's
+   * send budget, the delivery ledger), exactly once per `key`; resolves with the platform's
+   * message ids. Rejects when the account is not running. Used for scheduled (heartbeat, cron) replies.
+   */
+  send?(target: { channel: string; accountId: string; chat: ChatRef }, text: string, key: string): Promise<string[]>;
   /** Resolves once no inbound message is being handled (its run and reply delivery done); a config reload waits for it before restarting accounts. */
   idle?(): Promise<void>;
   /** Waits for deliveries still in flight, at most `timeoutMs`. Called after the queue drained. */

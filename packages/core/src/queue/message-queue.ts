@@ -105,6 +105,7 @@ export class MessageQueue {
     lane.lastArrival = this.now();
 
     if (!lane.active && lane.queue.length === 0) return this.runNow(lane, message);
+    if (message.ownTurn) return this.enqueueOwnTurn(lane, message);
     if (settings.mode === "interrupt") return this.interrupt(lane, message);
     if (settings.mode === "steer" && lane.active?.accepting) return this.steer(lane, lane.active, message, settings);
     // followup, collect, and steer when the run can no longer take steering.
@@ -261,6 +262,14 @@ export class MessageQueue {
     return { kind: "queued", turnId: entry.id, position: lane.queue.indexOf(entry) + 1, droppedOldest, result };
   }
 
+  /** A scheduled message waits at the end of the lane, outside the cap, and runs without the quiet window. */
+  private enqueueOwnTurn(lane: Lane, message: QueueMessage): SubmitOutcome {
+    const { entry, wait } = this.newEntry(message, "turn", true);
+    lane.queue.push(entry);
+    this.pump(lane);
+    return { kind: "queued", turnId: entry.id, position: lane.queue.indexOf(entry) + 1, droppedOldest: 0, result: pendingResult(wait) };
+  }
+
   private newEntry(message: QueueMessage, kind: Entry["kind"], immediate: boolean): { entry: Entry; wait: Promise<Settled> } {
     const wait = deferred();
     const entry: Entry = { id: randomUUID(), seq: (this.seq += 1), message, text: message.text, kind, immediate, settle: wait.settle };
@@ -306,7 +315,8 @@ export class MessageQueue {
       controller: new AbortController(),
       steering: [],
       injected: [],
-      accepting: true,
+      // A scheduled turn takes no steering: a person's message must get a reply of its own.
+      accepting: !first.message.ownTurn,
     };
     lane.active = active;
     void this.execute(lane, active, batch, withDroppedNote(note, text));
@@ -348,6 +358,7 @@ export class MessageQueue {
         ...(newest.agentId ? { agentId: newest.agentId } : {}),
         ...(newest.origin ? { origin: newest.origin } : {}),
         ...(newest.touch !== undefined ? { touch: newest.touch } : {}),
+        ...(newest.trigger ? { trigger: newest.trigger } : {}),
         ...(inboundKeys.length ? { inboundKeys } : {}),
       };
       try {

@@ -1,4 +1,4 @@
-import type { AgentEvent, TurnRequest, TurnResult } from "../agent/index.js";
+import type { AgentEvent, TurnRequest, TurnResult, TurnTrigger } from "../agent/index.js";
 
 /**
  * What happens to a message that arrives while its session has a run going:
@@ -113,6 +113,14 @@ export interface QueueMessage {
   inboundKeys?: readonly string[];
   /** False for system, heartbeat and cron messages. Default true. */
   touch?: boolean;
+  /** Why the turn runs; handed to the runtime (default "user"). */
+  trigger?: TurnTrigger;
+  /**
+   * A scheduled message (heartbeat, cron): it never joins, interrupts or merges with another
+   * turn whatever the queue mode. A busy session keeps it waiting in the lane as a turn of its
+   * own (outside the cap); while it runs, messages that arrive wait for a turn of their own too.
+   */
+  ownTurn?: boolean;
 }
 
 /** The TurnResult of the turn that answered a message, or undefined when it never ran (dropped, cancelled, failed). */

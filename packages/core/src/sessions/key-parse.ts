@@ -53,6 +53,9 @@ function parseAgentRest(key: string, agentId: string, rest: string): ParsedSessi
   if (first === "acp" && parts.length >= 2) {
     return { kind: "acp", key, agentId, id: parts.slice(1).join(":") };
   }
+  if (first === "cron" && parts.length >= 2) {
+    return { kind: "cron", key, agentId, jobId: parts.slice(1).join(":") };
+  }
   if (first === "direct" && parts.length >= 2) {
     return { kind: "direct", key, agentId, peerId: parts.slice(1).join(":") };
   }

@@ -49,6 +49,7 @@ describe("buildSessionKey", () => {
     ["sub-agent of a non-sub-agent parent", { kind: "subagent", id: "x", parentKey: "agent:main:main" }, "agent:main:subagent:x"],
     ["acp", { kind: "acp", agentId: "a", id: "U1" }, "agent:a:acp:u1"],
     ["cron", { kind: "cron", jobId: "Nightly" }, "cron:nightly"],
+    ["agent cron", { kind: "cron", agentId: "Main", jobId: "Ab12" }, "agent:main:cron:ab12"],
     ["hook", { kind: "hook", id: "H1" }, "hook:h1"],
   ];
   it.each(cases)("%s", (_name, input, expected) => {
@@ -106,6 +107,7 @@ describe("parseSessionKey", () => {
     expect(parseSessionKey("agent:a:subagent:x:subagent:y")).toMatchObject({ kind: "subagent", subagentPath: ["x", "y"], id: "y" });
     expect(parseSessionKey("agent:a:acp:u")).toMatchObject({ kind: "acp", id: "u" });
     expect(parseSessionKey("cron:job1")).toMatchObject({ kind: "cron", jobId: "job1" });
+    expect(parseSessionKey("agent:ops:cron:job1")).toMatchObject({ kind: "cron", agentId: "ops", jobId: "job1" });
     expect(parseSessionKey("hook:h")).toMatchObject({ kind: "hook", id: "h" });
     expect(parseSessionKey("telegram:dm:123")).toMatchObject({ kind: "direct", channel: "telegram", peerId: "123", legacy: true });
     expect(parseSessionKey("something else").kind).toBe("unknown");

@@ -47,7 +47,8 @@ export type SessionKeyInput =
     } & AgentScoped)
   | { kind: "subagent"; agentId?: string; id: string; parentKey?: string }
   | { kind: "acp"; agentId?: string; id: string }
-  | { kind: "cron"; jobId: string }
+  /** With `agentId`: the agent's isolated cron session `agent:<id>:cron:<jobId>`; without: the legacy `cron:<jobId>`. */
+  | { kind: "cron"; agentId?: string; jobId: string }
   | { kind: "hook"; id: string };
 
 /** Lowercased and trimmed; a missing or blank id becomes `unknown`. */
@@ -137,7 +138,9 @@ export function buildSessionKey(input: SessionKeyInput): string {
     case "acp":
       return `agent:${normalizeAgentId(input.agentId)}:acp:${normalizeKeyPart(input.id)}`;
     case "cron":
-      return `cron:${normalizeKeyPart(input.jobId)}`;
+      return input.agentId !== undefined
+        ? `agent:${normalizeAgentId(input.agentId)}:cron:${normalizeKeyPart(input.jobId)}`
+        : `cron:${normalizeKeyPart(input.jobId)}`;
     case "hook":
       return `hook:${normalizeKeyPart(input.id)}`;
   }

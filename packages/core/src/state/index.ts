@@ -20,3 +20,17 @@ export {
   type WorkspaceSetupState,
   type WorkspaceAttestation,
 } from "./workspace-store.js";
+export {
+  CRON_MIGRATION,
+  createCronStore,
+  type ClaimedRun,
+  type CronJob,
+  type CronJobPatch,
+  type CronRun,
+  type CronRunStatus,
+  type CronSchedule,
+  type CronSessionMode,
+  type CronStore,
+  type NewCronJob,
+  type NextRunFn,
+} from "./cron-store.js";

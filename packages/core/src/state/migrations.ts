@@ -5,6 +5,7 @@
 // old and new installs with different schemas. `PRAGMA user_version` holds the last version applied;
 // each migration runs in the same transaction as the bump of user_version.
 import type Database from "better-sqlite3";
+import { CRON_MIGRATION } from "./cron-store.js";
 
 /** One schema step. `up` runs inside a write transaction; throw to abort the whole upgrade. */
 export interface StateMigration {
@@ -152,4 +153,6 @@ export const STATE_MIGRATIONS: readonly StateMigration[] = [
       `);
     },
   },
+  // The cron tables (version 6) are defined beside their store in cron-store.ts.
+  CRON_MIGRATION,
 ];

@@ -21,6 +21,7 @@ describe("createBuiltinTools", () => {
       "browser",
       "memory_search",
       "memory_get",
+      "cron",
     ]);
     for (const t of tools) {
       expect(t.parameters).toMatchObject({ type: "object", properties: expect.any(Object) });
@@ -48,7 +49,7 @@ describe("createBuiltinTools", () => {
   it("combines with the policy", () => {
     const config = makeConfig({ tools: { profile: "coding", deny: ["group:runtime"] } });
     const names = filterTools(createBuiltinTools({ config }), resolveToolPolicy(config, "main")).map((t) => t.name);
-    expect(names).toEqual(["read", "write", "edit", "web_search", "web_fetch", "memory_search", "memory_get"]);
+    expect(names).toEqual(["read", "write", "edit", "web_search", "web_fetch", "memory_search", "memory_get", "cron"]);
   });
 });
 
@@ -66,7 +67,7 @@ describe("toolSchemaSizes", () => {
       totalChars: JSON.stringify({ name: "big", description: "y".repeat(100), parameters: { type: "object" } }).length,
     });
     const builtin = toolSchemaSizes(createBuiltinTools({ modelRef: "openai/gpt-5" }));
-    expect(builtin).toHaveLength(11);
+    expect(builtin).toHaveLength(12);
     expect(builtin.find((s) => s.name === "browser")?.schemaChars).toBeGreaterThan(0);
     for (let i = 1; i < builtin.length; i++) expect(builtin[i - 1]!.totalChars).toBeGreaterThanOrEqual(builtin[i]!.totalChars);
   });

@@ -2,6 +2,7 @@ import type { OpenClawConfig } from "../config/index.js";
 import { isApplyPatchAllowed } from "./apply-patch/gate.js";
 import { createApplyPatchTool } from "./apply-patch/tool.js";
 import { createBrowserTool } from "./browser/browser-tool.js";
+import { createCronTool, type CronToolHost } from "./cron-tool.js";
 import type { BrowserManager } from "./browser/manager.js";
 import { createExecTool } from "./exec/exec-tool.js";
 import { createProcessTool } from "./exec/process-tool.js";
@@ -28,12 +29,14 @@ export interface BuiltinToolsOptions {
   resolveHost?: HostResolver;
   /** Owner of the agents' browsers for the browser tool (default: one process-wide manager). */
   browsers?: BrowserManager;
+  /** The running gateway's cron scheduler for the cron tool (default: none; jobs go to the state database). */
+  cron?: CronToolHost;
 }
 
 /**
  * The built-in tools, in prompt order: read, write, edit, apply_patch (only when
  * {@link isApplyPatchAllowed} for `modelRef`), exec, process, web_search, web_fetch, browser, memory_search,
- * memory_get. Session, agent and messaging tools are added by their owners. Apply the tool
+ * memory_get, cron. Session, agent and messaging tools are added by their owners. Apply the tool
  * policy afterwards with `filterTools(tools, resolveToolPolicy(config, agentId))`.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions = {}): AgentTool[] {
@@ -48,6 +51,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions = {}): AgentTool
     createBrowserTool(options.browsers ? { manager: options.browsers } : {}),
     createMemorySearchTool(),
     createMemoryGetTool(),
+    createCronTool(options.cron),
   );
   return tools;
 }

@@ -34,6 +34,7 @@ export { createSearchCache, type SearchCache } from "./web-search/cache.js";
 export type { SearchResponse, SearchResult } from "./web-search/types.js";
 export type { HostResolver } from "./web/http-get.js";
 export { createMemorySearchTool, createMemoryGetTool } from "./memory-tools.js";
+export { createCronTool, type CronToolHost } from "./cron-tool.js";
 export {
   createGatewayTool,
   gatewayToolsFor,

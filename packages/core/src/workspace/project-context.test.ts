@@ -37,7 +37,7 @@ describe("assembleProjectContext", () => {
     writeSix();
     write("MEMORY.md", "remember this\n");
     write("BOOTSTRAP.md", "first run\n");
-    const ctx = await assembleProjectContext(ws);
+    const ctx = await assembleProjectContext(ws, { heartbeat: true });
     expect(ctx.files.map((f) => f.name)).toEqual([...SIX, "BOOTSTRAP.md", "MEMORY.md"]);
     expect(ctx.files.every((f) => f.status === "ok")).toBe(true);
     expect(ctx.bootstrapPending).toBe(true);
@@ -98,7 +98,7 @@ describe("assembleProjectContext", () => {
     for (const key of ["agent:main:telegram:group:-100123", "agent:main:discord:channel:42"]) {
       const ctx = await assembleProjectContext(ws, { sessionKey: key });
       expect(ctx.sessionKind).toBe("group");
-      expect(ctx.files.map((f) => f.name)).toEqual([...SIX]);
+      expect(ctx.files.map((f) => f.name)).toEqual(SIX.filter((n) => n !== "HEARTBEAT.md"));
       expect(ctx.text).not.toContain("secret");
     }
     // A DM session of its own (dmScope per-peer and up) is not the main session: no MEMORY.md.
@@ -109,6 +109,22 @@ describe("assembleProjectContext", () => {
     expect(main.files.map((f) => f.name)).toContain("MEMORY.md");
     const cron = await assembleProjectContext(ws, { sessionKey: "cron:nightly" });
     expect(cron.files.map((f) => f.name)).toEqual(["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md"]);
+  });
+
+  it("gives HEARTBEAT.md to heartbeat runs only", async () => {
+    writeSix();
+    const heartbeatFile = path.join(ws, "HEARTBEAT.md");
+    for (const sessionKey of ["agent:main:main", "agent:main:telegram:direct:7", "agent:main:telegram:group:-1"]) {
+      const ordinary = await assembleProjectContext(ws, { sessionKey });
+      expect(ordinary.files.map((f) => f.name), sessionKey).not.toContain("HEARTBEAT.md");
+      expect(ordinary.text).not.toContain(heartbeatFile);
+    }
+    const beat = await assembleProjectContext(ws, { sessionKey: "agent:main:main", heartbeat: true });
+    expect(beat.files.map((f) => f.name)).toContain("HEARTBEAT.md");
+    expect(beat.text).toContain(`## ${heartbeatFile}\n\ncontent of HEARTBEAT.md\n`);
+    // Sessions whose kind never gets it do not get it in a heartbeat run either.
+    const sub = await assembleProjectContext(ws, { sessionKey: "agent:main:subagent:1", heartbeat: true });
+    expect(sub.files.map((f) => f.name)).toEqual(["AGENTS.md", "TOOLS.md"]);
   });
 });
 
@@ -164,7 +180,7 @@ describe("buildProjectContext budgets", () => {
   it("drops files past the total budget and says so", () => {
     const big = "y".repeat(5000);
     const files = SIX.map((name) => fileObj(name, big));
-    const ctx = buildProjectContext(files, { maxChars: 5000, totalMaxChars: 12000 });
+    const ctx = buildProjectContext(files, { maxChars: 5000, totalMaxChars: 12000, heartbeat: true });
     expect(ctx.files.map((f) => f.status)).toEqual(["ok", "ok", "truncated", "dropped", "dropped", "dropped"]);
     expect(ctx.totals.injectedChars).toBeLessThanOrEqual(12000);
     expect(ctx.totals).toMatchObject({ dropped: 3, truncated: 1, injectedFiles: 3 });

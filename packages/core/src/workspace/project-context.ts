@@ -60,6 +60,8 @@ export interface ProjectContext {
 export interface ProjectContextOptions {
   /** Session key deciding which files are given (default: the main session, all files). */
   sessionKey?: string;
+  /** True for a heartbeat run: only then is HEARTBEAT.md given (default false). */
+  heartbeat?: boolean;
   /** Per-file cap in characters; default 12000. A file's block never exceeds it. */
   maxChars?: number;
   /** Cap for all file blocks together; default max(60000, maxChars). Files past it are dropped. */
@@ -102,7 +104,7 @@ export function buildProjectContext(files: readonly WorkspaceBootstrapFile[], op
   const sessionKind = classifySessionKey(options.sessionKey ?? "agent:main:main");
   const maxChars = options.maxChars ?? DEFAULT_BOOTSTRAP_MAX_CHARS;
   const totalMaxChars = options.totalMaxChars ?? Math.max(DEFAULT_BOOTSTRAP_TOTAL_MAX_CHARS, maxChars);
-  const considered = files.filter((f) => fileAllowedForSession(f.name, sessionKind));
+  const considered = files.filter((f) => fileAllowedForSession(f.name, sessionKind, { heartbeat: options.heartbeat === true }));
 
   let remaining = totalMaxChars;
   let exhausted = false;

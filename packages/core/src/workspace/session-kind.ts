@@ -30,8 +30,16 @@ const ALLOWED: Record<Exclude<BootstrapSessionKind, "main">, ReadonlySet<Bootstr
   direct: new Set(["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md", "BOOTSTRAP.md"]),
 };
 
-/** Whether a bootstrap file is given to sessions of this kind (main sessions get every file). */
-export function fileAllowedForSession(name: BootstrapFileName, kind: BootstrapSessionKind): boolean {
+/** The file only heartbeat runs get, whatever the session kind. */
+export const HEARTBEAT_FILE_NAME = "HEARTBEAT.md";
+
+/**
+ * Whether a bootstrap file is given to sessions of this kind (main sessions get every file).
+ * HEARTBEAT.md is given only to heartbeat runs (`heartbeat: true`), and then only in sessions
+ * whose kind allows it.
+ */
+export function fileAllowedForSession(name: BootstrapFileName, kind: BootstrapSessionKind, run: { heartbeat?: boolean } = {}): boolean {
+  if (name === HEARTBEAT_FILE_NAME && run.heartbeat !== true) return false;
   return kind === "main" ? true : ALLOWED[kind].has(name);
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,4 +83,20 @@ export function startGatewayCli(options: { home: string; env?: Record<string, st
     });
     void exited.then((code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
   });
+}
+
+/**
+ * Writes `<home>/.openclaw/openclaw.json` for a gateway on the fake model at `baseUrl`
+ * (provider `local`, model `llama`, no bootstrap), with `extra` top-level keys merged in.
+ */
+export function writeFakeModelConfig(home: string, baseUrl: string, extra: Record<string, unknown> = {}): void {
+  mkdirSync(path.join(home, ".openclaw"), { recursive: true });
+  writeFileSync(
+    path.join(home, ".openclaw", "openclaw.json"),
+    JSON.stringify({
+      agents: { defaults: { model: "local/llama", skipBootstrap: true } },
+      models: { providers: { local: { baseUrl, models: [{ id: "llama" }] } } },
+      ...extra,
+    }),
+  );
 }

@@ -1,6 +1,5 @@
 // `openclaw config validate|get|set|unset|schema`, loaded only when one of them runs.
 import {
-  notYetActiveWarnings,
   streamingWarnings,
   securityWarnings,
   ConfigError,
@@ -38,12 +37,11 @@ async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolv
   const plugins = await resolveConfigRegistry(resolved, paths);
   const result = validateConfig(resolved, plugins.registry);
   const problems = [...plugins.problems, ...(result.ok ? [] : result.problems)];
-  const inactive = result.ok ? notYetActiveWarnings(result.config as Parameters<typeof notYetActiveWarnings>[0]) : [];
   const streaming = result.ok ? [...streamingWarnings(resolved, plugins.registry), ...securityWarnings(resolved)] : [];
   return {
     resolved,
     result: problems.length ? { ok: false, problems } : result,
-    warnings: [...plugins.warnings, ...inactive, ...streaming],
+    warnings: [...plugins.warnings, ...streaming],
   };
 }
 

@@ -2,7 +2,9 @@
 import { connectToGateway } from "../../gateway/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
+import type { HeartbeatStatusEntry } from "../../scheduler/index.js";
 import { describeAge, formatDuration, type ChannelsPayload } from "./channels.js";
+import { heartbeatLines } from "./heartbeat.js";
 
 export interface StatusOptions {
   json?: boolean;
@@ -22,8 +24,12 @@ export interface StatusPayload {
   accepting: boolean;
   agents: { id: string; default: boolean }[];
   channels: { channel: string; label: string; accounts: number; states: Record<string, number> }[];
+  /** Cron jobs: how many, and the earliest next run (absent from gateways older than this CLI). */
+  cron?: { jobs: number; enabled: number; nextRunAt?: number };
   /** The last failed runs, newest first (absent from gateways older than this CLI). */
   recentErrors?: RecentRunError[];
+  /** Each agent's heartbeat (absent from gateways older than this CLI; empty when none runs). */
+  heartbeat?: HeartbeatStatusEntry[];
 }
 
 /** One failed run as the gateway reports it; `message` is the detail the chat was not shown. */
@@ -61,6 +67,13 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
     );
     writeLine(out, `Listening: ws://${status.host}:${status.port} (bind ${status.bind})`);
     writeLine(out, `Agents: ${status.agents.map((a) => (a.default ? `${a.id} (default)` : a.id)).join(", ")}`);
+    if (status.cron) writeLine(out, describeCron(status.cron));
+    if (status.heartbeat && status.heartbeat.length > 0) {
+      writeLine(out, "Heartbeat:");
+      for (const line of heartbeatLines(status.heartbeat)) writeLine(out, `  ${line}`);
+    } else if (status.heartbeat) {
+      writeLine(out, "Heartbeat: off");
+    }
     writeRecentErrors(out, status.recentErrors ?? []);
     if (channels.channels.length === 0) {
       writeLine(out, "Channels: none configured (add one under channels.<id> in the config)");
@@ -104,6 +117,13 @@ function writeRecentErrors(out: NodeJS.WritableStream, errors: RecentRunError[])
     writeLine(out, `  ${describeAge(e.at)}: agent ${e.agentId}, session ${e.sessionKey}: ${e.category} (${e.kind})`);
     for (const line of e.message.split("\n")) writeLine(out, `    ${line}`);
   }
+}
+
+/** `Cron: 2 jobs (1 enabled), next in 4m 10s`. */
+function describeCron(cron: NonNullable<StatusPayload["cron"]>): string {
+  if (cron.jobs === 0) return "Cron: no jobs (add one with `openclaw cron add`)";
+  const next = cron.nextRunAt === undefined ? "nothing due" : `next in ${formatDuration(Math.max(0, cron.nextRunAt - Date.now()))}`;
+  return `Cron: ${cron.jobs} job${cron.jobs === 1 ? "" : "s"} (${cron.enabled} enabled), ${next}`;
 }
 
 function countStates(states: string[]): Record<string, number> {

@@ -12,6 +12,8 @@ import { registerPairing } from "./pairing.js";
 import { registerGateway } from "./gateway.js";
 import { registerStatus } from "./status.js";
 import { registerChannels } from "./channels.js";
+import { registerCron } from "./cron.js";
+import { registerHeartbeat } from "./heartbeat.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -34,4 +36,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerGateway(program, ctx);
   registerStatus(program, ctx);
   registerChannels(program, ctx);
+  registerCron(program, ctx);
+  registerHeartbeat(program, ctx);
 }

@@ -15,25 +15,62 @@ const humanDelaySchema = z
   })
   .describe("A human-like pause between block replies.");
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const heartbeatSchema = z
   .strictObject({
-    every: durationSchema.default("30m").describe('How often the heartbeat turn runs (default "30m"; "0m" disables).'),
-    target: z.string().optional().describe('Where heartbeat output goes, e.g. "<channel>:default:12345" (default: nowhere).'),
+    every: durationSchema
+      .default("30m")
+      .describe('How often the heartbeat turn runs, counted from the end of the last run (default "30m"; "0m" disables).'),
+    target: z
+      .string()
+      .regex(
+        /^\s*(last|none|[^:\s]+:[^:\s]+:.*\S)\s*$/i,
+        'write "last", "none" or "<channel>:<accountId>:<chatId>", e.g. "telegram:default:123456789"',
+      )
+      .optional()
+      .describe(
+        'Where a heartbeat reply goes: "last" (the chat that last wrote to the agent), "none" (default: nowhere), or "<channel>:<accountId>:<chatId>".',
+      ),
+    prompt: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The message of each heartbeat turn (default: read HEARTBEAT.md, follow it, and answer HEARTBEAT_OK when nothing needs attention).",
+      ),
+    ackMaxChars: z
+      .int()
+      .min(0)
+      .default(300)
+      .describe("A reply that starts or ends with HEARTBEAT_OK and has at most this many other characters is not delivered (default 300)."),
     activeHours: z
       .strictObject({
         start: z
           .string()
-          .regex(/^\d{2}:\d{2}$/)
-          .describe('Start of the active window, "HH:MM".'),
+          .regex(/^([01]\d|2[0-3]):[0-5]\d$/)
+          .describe('Start of the active window, "HH:MM" (inclusive).'),
         end: z
           .string()
-          .regex(/^\d{2}:\d{2}$/)
-          .describe('End of the active window, "HH:MM".'),
+          .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/)
+          .describe('End of the active window, "HH:MM" (exclusive; "24:00" is midnight). An end before the start spans midnight.'),
+        timezone: z
+          .string()
+          .refine(isTimeZone, 'not a known IANA timezone; write one like "Europe/Berlin" or "UTC"')
+          .optional()
+          .describe("IANA timezone of start and end (default: agents.defaults.userTimezone, else the host's)."),
       })
       .optional()
-      .describe("Only run heartbeats inside this window (in userTimezone)."),
+      .describe("Only run scheduled heartbeats inside this window; `openclaw heartbeat now` ignores it."),
   })
-  .describe("The periodic heartbeat turn that reads HEARTBEAT.md.");
+  .describe("The periodic heartbeat turn in the agent's main session; only it gets HEARTBEAT.md.");
 
 const sandboxSchema = z
   .strictObject({

@@ -6,7 +6,7 @@ const toolNameList = z.array(z.string().min(1)).describe('Tool names or groups (
 const profileSchema = z
   .enum(["minimal", "coding", "messaging", "full"])
   .describe(
-    'Base tool set: "minimal" (session_status), "coding" (files, exec, web, sessions, memory), "messaging" (messaging and sessions), "full" (everything; same as unset).',
+    'Base tool set: "minimal" (session_status), "coding" (files, exec, web, sessions, memory, cron), "messaging" (messaging and sessions), "full" (everything; same as unset).',
   );
 
 function checkAllowAlsoAllow(value: { allow?: unknown; alsoAllow?: unknown }, ctx: z.RefinementCtx) {

@@ -8,7 +8,7 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
   "group:sessions": ["sessions_list", "sessions_history", "sessions_send", "sessions_spawn", "session_status"],
   "group:agents": ["agents_list"],
   "group:messaging": ["message"],
-  "group:automation": ["gateway"],
+  "group:automation": ["cron", "gateway"],
 };
 
 export type ToolProfile = "minimal" | "coding" | "messaging" | "full";
@@ -16,7 +16,7 @@ export type ToolProfile = "minimal" | "coding" | "messaging" | "full";
 /** What each `tools.profile` starts from; `full` (and no profile) means every tool. */
 export const TOOL_PROFILES: Readonly<Record<Exclude<ToolProfile, "full">, readonly string[]>> = {
   minimal: ["session_status"],
-  coding: ["group:fs", "group:runtime", "group:web", "group:sessions", "group:memory"],
+  coding: ["group:fs", "group:runtime", "group:web", "group:sessions", "group:memory", "cron"],
   messaging: ["group:messaging", "group:sessions"],
 };
 

@@ -20,6 +20,8 @@ const ALL = [
   "session_status",
   "agents_list",
   "message",
+  "cron",
+  "gateway",
 ].map((name) => ({ name }));
 const pluginTool: PolicySubject = { name: "calendar_add", groups: ["group:calendar"] };
 
@@ -51,6 +53,7 @@ describe("profiles", () => {
       "sessions_send",
       "sessions_spawn",
       "session_status",
+      "cron",
     ]);
     expect(allowed({ tools: { profile: "messaging" } })).toEqual([
       "sessions_list",
@@ -136,6 +139,16 @@ describe("agent scope on top of the global one", () => {
     expect(policy.layers.map((l) => l.scope)).toEqual(["tools", "agents.entries.Coder.tools"]);
     expect(evaluateTool(policy, { name: "read" }).reason).toBe('added by agents.entries.Coder.tools.alsoAllow ("read")');
     expect(evaluateTool(policy, { name: "exec" }).reason).toBe('not in profile "minimal" (tools.profile)');
+  });
+});
+
+describe("group:automation", () => {
+  it("holds cron and gateway; the coding profile has cron only", () => {
+    const denied = allowed({ tools: { deny: ["group:automation"] } });
+    expect(denied).not.toContain("cron");
+    expect(denied).not.toContain("gateway");
+    expect(allowed({ tools: { allow: ["group:automation"] } })).toEqual(["cron", "gateway"]);
+    expect(allowed({ tools: { profile: "coding" } })).not.toContain("gateway");
   });
 });
 
