@@ -48,7 +48,6 @@ describe("openclaw setup + context", () => {
       ["TOOLS.md", "ok"],
       ["IDENTITY.md", "ok"],
       ["USER.md", "missing"],
-      ["HEARTBEAT.md", "ok"],
       ["BOOTSTRAP.md", "ok"],
     ]);
     const agents = ctx.files[0]!;
@@ -63,6 +62,10 @@ describe("openclaw setup + context", () => {
     expect(ctx.text).toContain(
       `## ${path.join(wsDir(), "USER.md")}\n\n[missing file: nothing found at ${path.join(wsDir(), "USER.md")}]\n`,
     );
+
+    // HEARTBEAT.md belongs to heartbeat runs only.
+    const beat = JSON.parse((await runCli(["context", "--json", "--heartbeat"], { home })).stdout) as ContextJson;
+    expect(beat.files.map((f) => f.name)).toContain("HEARTBEAT.md");
 
     const human = await runCli(["context"], { home });
     expect(human.code, human.stderr).toBe(0);

@@ -116,7 +116,10 @@ describe("assembleProjectContext", () => {
     const heartbeatFile = path.join(ws, "HEARTBEAT.md");
     for (const sessionKey of ["agent:main:main", "agent:main:telegram:direct:7", "agent:main:telegram:group:-1"]) {
       const ordinary = await assembleProjectContext(ws, { sessionKey });
-      expect(ordinary.files.map((f) => f.name), sessionKey).not.toContain("HEARTBEAT.md");
+      expect(
+        ordinary.files.map((f) => f.name),
+        sessionKey,
+      ).not.toContain("HEARTBEAT.md");
       expect(ordinary.text).not.toContain(heartbeatFile);
     }
     const beat = await assembleProjectContext(ws, { sessionKey: "agent:main:main", heartbeat: true });

@@ -9,6 +9,7 @@ import { lastUserText, startFakeOpenAI, startFakeTelegram, type FakeModelServer,
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GatewayClient, type Gateway } from "../../src/gateway/index.js";
 import type { HeartbeatRunEvent, HeartbeatStatusEntry } from "../../src/scheduler/index.js";
+import { runCli } from "../helpers/cli.js";
 import { botTexts, startTelegramGateway } from "../telegram/harness.js";
 
 let home: string;
@@ -121,5 +122,14 @@ describe("heartbeat through a real gateway", () => {
     // The next run counts from this one.
     expect(status.heartbeat[0]!.nextRunAt).toBe(event.finishedAt + 3_600_000);
     await expect(client.request("heartbeat.now", { agentId: "nobody" })).rejects.toThrow(/nobody/);
+
+    // The CLI: `openclaw heartbeat now` and the heartbeat in `openclaw status`.
+    const env = { OPENCLAW_STATE_DIR: home, OPENCLAW_CONFIG_PATH: path.join(home, "openclaw.json") };
+    const now = await runCli(["heartbeat", "now"], { home, env });
+    expect(now.code, now.stderr).toBe(0);
+    expect(now.stdout).toMatch(/^Heartbeat of agent main: nothing to report \(HEARTBEAT_OK\): nothing was sent \(\d+\.\d s\)\n$/);
+    expect(llm.requests).toHaveLength(2);
+    const printed = await runCli(["status"], { home, env });
+    expect(printed.stdout).toMatch(/\nHeartbeat:\n {2}main: every 1h -> none; last \S+ ago \(ack\); next in 59m \d+s\n/);
   }, 60_000);
 });

@@ -10,6 +10,8 @@ export interface ContextOptions {
   session?: string;
   json?: boolean;
   detail?: boolean;
+  /** The context of a heartbeat run (HEARTBEAT.md included). */
+  heartbeat?: boolean;
 }
 
 /** Every tool the session would get (after the tool policy), with its schema size, heaviest first. */
@@ -77,6 +79,7 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
   const sessionKey = opts.session?.trim() || `agent:${settings.agentId}:main`;
   const result = await assembleProjectContext(settings.workspaceDir, {
     sessionKey,
+    heartbeat: opts.heartbeat === true,
     maxChars: settings.bootstrapMaxChars,
     totalMaxChars: settings.bootstrapTotalMaxChars,
   });
@@ -106,7 +109,9 @@ export async function showContext(ctx: CliContext, opts: ContextOptions): Promis
   }
 
   const out = ctx.stdout;
-  out.write(`Agent ${settings.agentId}, session ${sessionKey} (${KIND_LABEL[result.sessionKind]})\n`);
+  out.write(
+    `Agent ${settings.agentId}, session ${sessionKey} (${KIND_LABEL[result.sessionKind]})${opts.heartbeat ? ", heartbeat run" : ""}\n`,
+  );
   out.write(`Workspace ${settings.workspaceDir}\n`);
   if (!workspaceExists) out.write("  this folder does not exist yet; run `openclaw setup` to create it\n");
   out.write(`Limits: ${result.totals.maxChars} characters per file, ${result.totals.totalMaxChars} for all files together\n\n`);

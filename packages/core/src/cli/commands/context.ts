@@ -12,6 +12,7 @@ export function registerContext(program: Command, ctx: CliContext): void {
     .description("show the project context (workspace bootstrap files) the model receives, with sizes")
     .option("--agent <id>", "agent whose workspace to read (default: the agent named in --session, else the default agent)")
     .option("--session <key>", "session key deciding which files are given (default: agent:<id>:main, the main session)")
+    .option("--heartbeat", "show what a heartbeat run gets (with HEARTBEAT.md, which no other run sees)")
     .option("--detail", "also list every tool the session gets with the size of its schema, heaviest first (tools cost context too)")
     .option("--json", "print JSON: { files, totals, text, ... } (and tools with --detail)")
     .action(async (opts: ContextOptions) => (await actions()).showContext(ctx, opts));
