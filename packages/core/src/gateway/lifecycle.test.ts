@@ -19,7 +19,7 @@ describe("stop()", () => {
     const channel = makeFakeChannel();
     h = await startHarness({ plugins: [channel.plugin], config: { channels: { fakechat: { token: "t" } } } });
     await until(() => h!.gateway.status()[0]?.accounts[0]?.state === "connected", "connected");
-    h.fake.enqueue([{ text: "first half, " }, { delayMs: 150 }, { text: "second half." }]);
+    h.fake.enqueue([{ text: "first half, " }, { delayMs: 1500 }, { text: "second half." }]);
     const client = await h.connect();
     const runs = collectRun(client);
     const { runId } = await client.request<{ runId: string }>("agent", { message: "long answer please" });
