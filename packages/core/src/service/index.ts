@@ -7,7 +7,7 @@ import type { ServiceContext, ServiceManager } from "./types.js";
 export { CARRIED_ENV, type GatewayLaunch, resolveGatewayLaunch } from "./launch.js";
 export { launchdLabel, launchdPlistPath, renderLaunchdPlist } from "./launchd-plist.js";
 export { LaunchdServiceManager } from "./launchd.js";
-export { type CommandRunner, execRunner, type RunResult } from "./runner.js";
+export { type CommandRunner, createExecRunner, execRunner, firstLine, type RunResult } from "./runner.js";
 export { lingerNotes, parseSystemdVersion, SystemdServiceManager } from "./systemd.js";
 export { quoteSystemdArg, renderSystemdUnit, SYSTEMD_RESTART_STEPS_VERSION, systemdUnitName, systemdUserUnitDir } from "./systemd-unit.js";
 export type { InstallResult, ServiceContext, ServiceManager, ServiceStatus } from "./types.js";

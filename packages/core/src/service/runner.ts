@@ -15,15 +15,20 @@ export interface RunResult {
 export type CommandRunner = (command: string, args: readonly string[]) => Promise<RunResult>;
 
 /** The real runner: `execFile` with no shell, 30 s timeout; a binary that is not on PATH answers code 127. */
-export const execRunner: CommandRunner = (command, args) =>
-  new Promise((resolve) => {
-    execFile(command, [...args], { timeout: 30_000, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (!err) return resolve({ code: 0, stdout, stderr });
-      const e = err as NodeJS.ErrnoException & { code?: number | string };
-      if (e.code === "ENOENT") return resolve({ code: 127, stdout: "", stderr: `${command}: not found on PATH` });
-      resolve({ code: typeof e.code === "number" ? e.code : 1, stdout, stderr: stderr || e.message });
+export const execRunner: CommandRunner = createExecRunner(30_000);
+
+/** A real runner whose commands are killed after `timeoutMs` (a package install needs minutes). */
+export function createExecRunner(timeoutMs: number): CommandRunner {
+  return (command, args) =>
+    new Promise((resolve) => {
+      execFile(command, [...args], { timeout: timeoutMs, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+        if (!err) return resolve({ code: 0, stdout, stderr });
+        const e = err as NodeJS.ErrnoException & { code?: number | string };
+        if (e.code === "ENOENT") return resolve({ code: 127, stdout: "", stderr: `${command}: not found on PATH` });
+        resolve({ code: typeof e.code === "number" ? e.code : 1, stdout, stderr: stderr || e.message });
+      });
     });
-  });
+}
 
 /** The first line of what a failed command said (stderr first), for an error message. */
 export function firstLine(result: RunResult): string {

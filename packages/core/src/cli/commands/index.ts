@@ -13,6 +13,7 @@ import { registerGateway } from "./gateway.js";
 import { registerStatus } from "./status.js";
 import { registerChannels } from "./channels.js";
 import { registerLogs } from "./logs.js";
+import { registerUpdate } from "./update.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -36,4 +37,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerStatus(program, ctx);
   registerChannels(program, ctx);
   registerLogs(program, ctx);
+  registerUpdate(program, ctx);
 }
