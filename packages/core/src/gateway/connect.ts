@@ -30,7 +30,7 @@ export async function connectToGateway(input: {
           : ` (none is recorded as running in ${gatewayRecordPath(input.paths.stateDir)})`;
       throw new UserError(
         `No gateway is running at ${target.url}${target.urlSource === "flag" || target.urlSource === "env" ? "" : record}. ` +
-          "Start it with `openclaw gateway` (it runs in the foreground), or point at it with --url / OPENCLAW_GATEWAY_URL.",
+          "Start it with `openclaw gateway` (it runs in the foreground) or `openclaw gateway install` (as a service), or point at it with --url / OPENCLAW_GATEWAY_URL.",
         1,
       );
     }

@@ -1,7 +1,8 @@
 // `openclaw gateway`, loaded only when it runs.
 import { UserError } from "../../config/index.js";
 import { startGatewayProcess } from "../../app/index.js";
-import { createStreamLogger, resolveGatewayBind, resolveGatewayPort } from "../../gateway/index.js";
+import { resolveGatewayBind, resolveGatewayPort } from "../../gateway/index.js";
+import { createGatewayFileLogger, parseLevel } from "../../logging/index.js";
 import type { CliContext } from "../context.js";
 import { coreVersion } from "../version.js";
 
@@ -12,12 +13,16 @@ export interface GatewayCommandOptions {
 }
 
 /**
- * Runs the gateway in the foreground, logging one line per event to stderr. SIGTERM or SIGINT
+ * Runs the gateway in the foreground, logging each event as a JSON line to
+ * `<stateDir>/logs/gateway.log` (rotated at 10 MiB, 5 old files kept; `openclaw logs` reads it) and
+ * as a readable line to stderr (coloured on a terminal, `[gateway] ...` otherwise). The level is
+ * `OPENCLAW_LOG_LEVEL` (default info). SIGTERM or SIGINT
  * stops it gracefully (in-flight runs and deliveries get up to 10 s) and the process exits 0; a
  * second signal exits at once with code 130.
  */
 export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOptions): Promise<void> {
-  const log = createStreamLogger(ctx.stderr);
+  const level = process.env.OPENCLAW_LOG_LEVEL ? parseLevel(process.env.OPENCLAW_LOG_LEVEL, "OPENCLAW_LOG_LEVEL") : "info";
+  const log = createGatewayFileLogger({ stateDir: ctx.paths().stateDir, console: ctx.stderr, level });
   // Flags are checked before anything opens, so a typo never half-starts the gateway.
   const port = opts.port !== undefined ? resolveGatewayPort({}, {}, opts.port) : undefined;
   const bind = opts.bind !== undefined ? resolveGatewayBind({}, opts.bind) : undefined;

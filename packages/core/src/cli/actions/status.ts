@@ -1,8 +1,10 @@
 // `openclaw status`, loaded only when it runs.
 import { connectToGateway } from "../../gateway/index.js";
+import { type ServiceStatus, serviceManagerFor } from "../../service/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
 import type { HeartbeatStatusEntry } from "../../scheduler/index.js";
+import { describeServiceStatus } from "./service.js";
 import { describeAge, formatDuration, type ChannelsPayload } from "./channels.js";
 import { heartbeatLines } from "./heartbeat.js";
 
@@ -46,18 +48,30 @@ export interface RecentRunError {
 /** How many of the recent run errors the text output shows. */
 const ERRORS_SHOWN = 5;
 
-/** Asks the running gateway for its status and prints it; exits 1 with how to start it when none runs. */
+/**
+ * Asks the running gateway for its status and prints it, with whether the gateway service is
+ * installed and running; exits 1 with how to start the gateway when none runs (after the service
+ * line, or `{ service }` with --json).
+ */
 export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Promise<void> {
-  const client = await connectToGateway({
-    paths: ctx.paths(),
-    ...(opts.url ? { url: opts.url } : {}),
-    ...(opts.token ? { token: opts.token } : {}),
-  });
+  const service = await serviceStatusOf(ctx);
+  let client: Awaited<ReturnType<typeof connectToGateway>>;
+  try {
+    client = await connectToGateway({
+      paths: ctx.paths(),
+      ...(opts.url ? { url: opts.url } : {}),
+      ...(opts.token ? { token: opts.token } : {}),
+    });
+  } catch (err) {
+    if (opts.json) writeJson(ctx.stdout, { service: service ?? null });
+    else if (service) for (const line of describeServiceStatus(service)) writeLine(ctx.stdout, line);
+    throw err;
+  }
   try {
     const status = await client.request<StatusPayload>("status", undefined, { timeoutMs: 10_000 });
     const channels = await client.request<ChannelsPayload>("channels.status", undefined, { timeoutMs: 10_000 });
     if (opts.json) {
-      writeJson(ctx.stdout, { gateway: status, channels: channels.channels });
+      writeJson(ctx.stdout, { gateway: status, channels: channels.channels, service: service ?? null });
       return;
     }
     const out = ctx.stdout;
@@ -66,6 +80,7 @@ export async function runStatusCommand(ctx: CliContext, opts: StatusOptions): Pr
       `Gateway: running${status.accepting ? "" : " (shutting down)"} — version ${status.version}, pid ${status.pid}, up ${formatDuration(status.uptimeMs)}`,
     );
     writeLine(out, `Listening: ws://${status.host}:${status.port} (bind ${status.bind})`);
+    if (service) for (const line of describeServiceStatus(service)) writeLine(out, line);
     writeLine(out, `Agents: ${status.agents.map((a) => (a.default ? `${a.id} (default)` : a.id)).join(", ")}`);
     if (status.cron) writeLine(out, describeCron(status.cron));
     if (status.heartbeat && status.heartbeat.length > 0) {
@@ -130,4 +145,13 @@ function countStates(states: string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of states) out[s] = (out[s] ?? 0) + 1;
   return out;
+}
+
+/** The gateway service's status on this host; undefined where there is no service manager or it cannot be asked. */
+async function serviceStatusOf(ctx: CliContext): Promise<ServiceStatus | undefined> {
+  try {
+    return await serviceManagerFor({ paths: ctx.paths(), env: process.env }).status();
+  } catch {
+    return undefined;
+  }
 }

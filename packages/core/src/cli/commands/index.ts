@@ -14,6 +14,8 @@ import { registerStatus } from "./status.js";
 import { registerChannels } from "./channels.js";
 import { registerCron } from "./cron.js";
 import { registerHeartbeat } from "./heartbeat.js";
+import { registerLogs } from "./logs.js";
+import { registerUpdate } from "./update.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -38,4 +40,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerChannels(program, ctx);
   registerCron(program, ctx);
   registerHeartbeat(program, ctx);
+  registerLogs(program, ctx);
+  registerUpdate(program, ctx);
 }
