@@ -5,7 +5,18 @@ function fingerprint(channels: ChannelStatusReport[]): string {
   return JSON.stringify(
     channels.map((c) => [
       c.channel,
-      c.accounts.map((a) => [a.accountId, a.state, a.detail, a.identity, a.loginCommand, a.lastError, a.restarts, a.details, a.name]),
+      c.accounts.map((a) => [
+        a.accountId,
+        a.state,
+        a.detail,
+        a.identity,
+        a.loginCommand,
+        a.login,
+        a.lastError,
+        a.restarts,
+        a.details,
+        a.name,
+      ]),
     ]),
   );
 }

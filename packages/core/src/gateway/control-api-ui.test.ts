@@ -1,5 +1,7 @@
 // The control API methods the Control UI needs, exercised through the real WebSocket API.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { AccountConfigError, type ChannelLoginContext } from "@openclaw/plugin-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPairingStore } from "../access/index.js";
 import { withStateDb } from "../state/index.js";
@@ -263,5 +265,80 @@ describe("logs and channel events", () => {
     expect(states.at(-1)).toBe("connected");
     expect(events.at(-1)).toEqual(await client.request("channels.status"));
     expect(client.hello).toMatchObject({ features: { events: expect.arrayContaining(["channels.changed"]) } });
+  });
+});
+
+describe("linking an account from the control API", () => {
+  it("channels.login shows each QR code in channels.status and channels.changed, then the account connects", async () => {
+    // A channel linked by QR code, like WhatsApp: without login state it waits for a link.
+    const fake = makeFakeChannel(async (ctx) => {
+      if (!existsSync(path.join(ctx.credentialsDir, "creds.json"))) {
+        ctx.status({ state: "needs-login", detail: "not linked yet" });
+        throw new AccountConfigError("not linked yet", "channels.fakechat");
+      }
+      await connectAndWait(ctx, 1);
+    });
+    let scan!: () => void;
+    let loginCtx: ChannelLoginContext<unknown> | undefined;
+    const plugin = {
+      ...fake.plugin,
+      async login(ctx: ChannelLoginContext<unknown>) {
+        loginCtx = ctx;
+        ctx.showQr("2@first-qr-code");
+        await new Promise<void>((resolve) => (scan = resolve));
+        ctx.showQr("2@second-qr-code");
+        await new Promise<void>((resolve) => (scan = resolve));
+        writeFileSync(path.join(ctx.credentialsDir, "creds.json"), "{}");
+        return { identity: "+15551234567" };
+      },
+    };
+    h = await startHarness({ plugins: [plugin as never], config: { channels: { fakechat: { token: "fake-bot-token-secret" } } } });
+    const client = await h.connect();
+    await until(() => h!.gateway.status()[0]?.accounts[0]?.state === "needs-login", "needs-login");
+    const events: any[] = [];
+    client.onEvent((frame) => {
+      if (frame.event === "channels.changed") events.push((frame.payload as any).channels[0].accounts[0]);
+    });
+
+    expect(await client.request("channels.login", { channel: "fakechat" })).toEqual({
+      ok: true,
+      channel: "fakechat",
+      accountId: "default",
+    });
+    await until(() => events.some((a) => a.login?.data === "2@first-qr-code"), "the first QR code");
+    expect((await client.request<any>("channels.status")).channels[0].accounts[0].login).toEqual({ kind: "qr", data: "2@first-qr-code" });
+    await expect(client.request("channels.login", { channel: "fakechat" })).rejects.toMatchObject({ code: "invalid_params" });
+    scan();
+    await until(() => events.some((a) => a.login?.data === "2@second-qr-code"), "the rotated QR code");
+    scan();
+    await until(() => events.some((a) => a.state === "connected"), "the account connected");
+    const account = (await client.request<any>("channels.status")).channels[0].accounts[0];
+    expect(account.state).toBe("connected");
+    expect(account.login).toBeUndefined();
+    expect(loginCtx!.method).toEqual({ kind: "qr" });
+    expect(h.logs.some((l) => l.includes("account fakechat:default linked as +15551234567"))).toBe(true);
+
+    // An unknown channel is refused.
+    await expect(client.request("channels.login", { channel: "nochat" })).rejects.toMatchObject({ code: "invalid_params" });
+  });
+
+  it("a link nobody scans times out and says so in lastError", async () => {
+    const fake = makeFakeChannel();
+    const plugin = {
+      ...fake.plugin,
+      login: (ctx: ChannelLoginContext<unknown>) =>
+        new Promise<never>((_, reject) => {
+          ctx.showQr("2@never-scanned");
+          ctx.signal.addEventListener("abort", () => reject(new Error("closed")), { once: true });
+        }),
+    };
+    h = await startHarness({ plugins: [plugin as never], config: { channels: { fakechat: { token: "fake-bot-token-secret" } } } });
+    const client = await h.connect();
+    await client.request("channels.login", { channel: "fakechat", timeoutMs: 1_000 });
+    await until(() => h!.gateway.status()[0]!.accounts[0]!.login !== undefined, "the QR code");
+    await until(() => h!.gateway.status()[0]!.accounts[0]!.lastError?.startsWith("linking failed") === true, "the timeout");
+    const account = (await client.request<any>("channels.status")).channels[0].accounts[0];
+    expect(account.lastError).toBe("linking failed: no phone linked fakechat:default within 1 s");
+    expect(account.login).toBeUndefined();
   });
 });

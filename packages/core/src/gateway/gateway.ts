@@ -197,6 +197,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       channelDefinitions,
       stateDb,
       logTail,
+      loginAccount: (channel, accountId, timeoutMs) => accounts.login(channel, accountId, timeoutMs),
     });
     const uiSettings = config.gateway.controlUi;
     const controlUi = uiSettings.enabled

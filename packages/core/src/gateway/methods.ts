@@ -7,7 +7,7 @@ import type { StateDb } from "../state/index.js";
 import type { ControlRuns } from "./control-runs.js";
 import type { MethodHandler } from "./control-server.js";
 import { LOG_TAIL_LINES, type LogTail } from "./log-tail.js";
-import { parseParams as parse } from "./method-params.js";
+import { clientError, parseParams as parse } from "./method-params.js";
 import { configMethods } from "./methods-config.js";
 import { doctorMethods } from "./methods-doctor.js";
 import { pairingMethods } from "./methods-pairing.js";
@@ -35,6 +35,8 @@ export interface MethodDeps {
   stateDb: StateDb;
   /** The gateway's recent (scrubbed) log lines. */
   logTail: LogTail;
+  /** Starts linking an account in the gateway (see `AccountManager.login`). */
+  loginAccount(channel: string, accountId: string | undefined, timeoutMs: number): { accountId: string; done: Promise<unknown> };
 }
 
 const turnParams = z.object({
@@ -49,6 +51,11 @@ const abortParams = z.object({
   agentId: z.string().min(1).optional(),
 });
 const configParams = z.object({ path: z.string().min(1).optional() });
+const loginParams = z.object({
+  channel: z.string().trim().min(1),
+  accountId: z.string().trim().min(1).optional(),
+  timeoutMs: z.int().min(1_000).max(600_000).optional(),
+});
 const logsParams = z.object({ lines: z.int().min(1).max(LOG_TAIL_LINES).optional() });
 
 /** One summary line per channel for `status`. */
@@ -102,6 +109,18 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
 
     // Account details and last errors may quote a platform's answer (URLs, tokens).
     "channels.status": () => ({ channels: deps.scrubber.value(deps.channels()) }),
+
+    "channels.login": (params) => {
+      const p = parse(loginParams, params, "channels.login");
+      try {
+        const started = deps.loginAccount(p.channel, p.accountId, p.timeoutMs ?? 180_000);
+        // The outcome shows in channels.status / channels.changed (and the log); nobody awaits it here.
+        started.done.catch(() => undefined);
+        return { ok: true, channel: p.channel, accountId: started.accountId };
+      } catch (err) {
+        throw clientError(err);
+      }
+    },
 
     "config.get": (params) => {
       const { path } = parse(configParams, params, "config.get");

@@ -171,6 +171,11 @@ export interface AccountStatusReport {
   detail?: string;
   /** State `needs-login`: the command that links the account, e.g. `openclaw channels login <channel>`. */
   loginCommand?: string;
+  /**
+   * While a link started over the control API (`channels.login`) waits for the phone: the QR
+   * code to scan (`data` is the text to encode; it changes every little while).
+   */
+  login?: { kind: "qr"; data: string };
   identity?: string;
   /** The plugin's facts about the connection (`AccountStatus.details`), e.g. a device id. */
   details?: Record<string, string>;
