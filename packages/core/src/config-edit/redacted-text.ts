@@ -22,14 +22,16 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /**
  * `edited` (parsed from a text that went through `redact`) with each string that still carries a
- * `***` placeholder put back to the stored value at the same place in `stored`, when redacting
- * that stored value gives exactly the edited string (the user left it alone). A placeholder
+ * `***` placeholder put back to the stored value at the same place in `stored`, when it is just
+ * `***` or redacting that stored value gives exactly the edited string (the user left it alone). A placeholder
  * anywhere else stays as typed (and the schema may then refuse it). Returns a new value.
  */
 export function restoreRedacted(edited: unknown, stored: unknown, redact: (text: string) => string): unknown {
   if (typeof edited === "string") {
     if (!edited.includes(REDACTED) || typeof stored !== "string") return edited;
-    return redact(stored) === edited ? stored : edited;
+    // A value that is only the placeholder keeps what is stored (a header value redacted as a
+    // whole in the file's text, though alone it would read "Bearer ***").
+    return edited === REDACTED || redact(stored) === edited ? stored : edited;
   }
   if (Array.isArray(edited)) return edited.map((v, i) => restoreRedacted(v, Array.isArray(stored) ? stored[i] : undefined, redact));
   if (isObject(edited)) {

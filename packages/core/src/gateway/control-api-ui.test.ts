@@ -152,7 +152,16 @@ describe("config editing over the control API", () => {
   it("config.raw hides secrets; config.set keeps them, refuses a stale hash and invalid content; the reload applies it", async () => {
     h = await startHarness({ config: secretConfig, reloadDebounceMs: 20 });
     const client = await h.connect("configured-gateway-token-123");
+    // A secret added to the file after the start (the gateway has not learnt it): a header value.
+    const file = JSON.parse(readFileSync(h.paths.configPath, "utf8"));
+    file.models.providers.mirror = {
+      baseUrl: "http://127.0.0.1:9/v1",
+      headers: { Authorization: "Bearer header-bearer-4321" },
+      models: [{ id: "x" }],
+    };
+    writeFileSync(h.paths.configPath, JSON.stringify(file, null, 2));
     const raw = await client.request<any>("config.raw");
+    expect(raw.raw).not.toContain("header-bearer-4321");
     expect(raw.exists).toBe(true);
     expect(raw.raw).not.toContain("configured-gateway-token-123");
     expect(raw.raw).not.toContain("sk-local-provider-secret");
@@ -186,6 +195,7 @@ describe("config editing over the control API", () => {
     const onDisk = JSON.parse(readFileSync(h.paths.configPath, "utf8"));
     expect(onDisk.gateway.auth.token).toBe("configured-gateway-token-123");
     expect(onDisk.models.providers.local.apiKey).toBe("sk-local-provider-secret");
+    expect(onDisk.models.providers.mirror.headers.Authorization).toBe("Bearer header-bearer-4321");
     expect(onDisk.session.reset.idleMinutes).toBe(45);
     expect(readFileSync(`${h.paths.configPath}.bak`, "utf8")).not.toContain("idleMinutes");
     // The hot reload picks it up as for any edit of the file.
