@@ -87,6 +87,12 @@ describe("WebChat turns", () => {
     const started = await client.request<any>("agent", { message: "hi", webchat: { clientId: "Tab-7f3a" } });
     expect(started.sessionKey).toBe("agent:main:webchat:tab-7f3a");
     expect((await runs.ended(started.runId)).find((e) => e.type === "final")).toMatchObject({ text: "Hello from the fake model." });
+    const listed = await client.request<any>("sessions.list");
+    expect(listed.sessions.find((x: any) => x.key === "agent:main:webchat:tab-7f3a")).toMatchObject({
+      chatType: "direct",
+      channel: "webchat",
+      displayName: "WebChat",
+    });
 
     // /status is answered by the chat command handler, never by the model.
     const requests = h.fake.requests.length;

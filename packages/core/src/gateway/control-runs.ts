@@ -4,7 +4,7 @@ import type { ChatCommands } from "../commands/index.js";
 import type { MessageQueue, SubmitOutcome } from "../queue/index.js";
 import { ControlError } from "./protocol.js";
 import type { Connection } from "./control-server.js";
-import { resolveSessionTarget, webchatSessionKey } from "./session-target.js";
+import { isWebchatKey, resolveSessionTarget, webchatSessionKey } from "./session-target.js";
 
 /** What starts a control turn: the message, and where it goes (see `resolveSessionTarget`; `webchat` picks the client's WebChat session when no key is given). */
 export interface TurnParams {
@@ -127,7 +127,11 @@ export class ControlRuns {
         result = { ...started, status: "ok", text: command.text, silent: false };
       } else {
         const text = command?.text ?? message;
-        const outcome = await this.queue.submit({ agentId, sessionKey, text, onEvent: forward });
+        // A WebChat session is recorded like a direct chat on a channel named "webchat".
+        const webchat = isWebchatKey(sessionKey)
+          ? { channel: "webchat", origin: { chatType: "direct", channel: "webchat", displayName: "WebChat" } }
+          : {};
+        const outcome = await this.queue.submit({ agentId, sessionKey, text, onEvent: forward, ...webchat });
         result = await this.settle(outcome, tracked, started);
       }
     } catch (err) {

@@ -43,3 +43,8 @@ export function webchatSessionKey(agentId: string, clientId: string): string {
   }
   return `agent:${normalizeAgentId(agentId)}:webchat:${clientId.toLowerCase()}`;
 }
+
+/** True for a WebChat session key, `agent:<id>:webchat:<clientId>`. */
+export function isWebchatKey(sessionKey: string): boolean {
+  return /^agent:[^:]+:webchat:[^:]+$/.test(sessionKey);
+}
