@@ -1,4 +1,5 @@
 import { mergeAccountConfig, type ChannelPlugin, type InboundMessage } from "@openclaw/plugin-sdk";
+import { UserError } from "../config/index.js";
 import { AccountRunner } from "./account-runner.js";
 import type { BackoffPolicy } from "./backoff.js";
 import type { CursorStore } from "./cursor-store.js";
@@ -20,6 +21,8 @@ export interface AccountManagerOptions {
   routes?: HttpRouteTable;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
+  /** Called whenever an account's report may have changed, or accounts were added or removed. */
+  onChange?: () => void;
 }
 
 function asObject(value: unknown): Record<string, unknown> {
@@ -93,6 +96,7 @@ export class AccountManager implements AccountDirectory {
       this.launch(account);
       touched.push(id);
     }
+    if (touched.length > 0) this.options.onChange?.();
     return touched;
   }
 
@@ -132,6 +136,7 @@ export class AccountManager implements AccountDirectory {
       ...(options.routes ? { routes: options.routes } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.onChange ? { onChange: options.onChange } : {}),
     });
     this.runners.push(runner);
     this.fingerprints.set(runner, fingerprint);
@@ -149,6 +154,25 @@ export class AccountManager implements AccountDirectory {
   }
 
   /** Per channel, each account's state, identity, last error, restarts and traffic times. */
+  /**
+   * Starts linking an account from the gateway (see `AccountRunner.login`): `accountId` defaults
+   * to the channel's `default` account, else its only one. Throws a UserError for an unknown
+   * channel or account; the returned promise settles when the link is made or failed.
+   */
+  login(channel: string, accountId: string | undefined, timeoutMs: number): { accountId: string; done: Promise<{ identity: string }> } {
+    const ofChannel = this.runners.filter((r) => r.channel === channel);
+    if (ofChannel.length === 0) throw new UserError(`channel "${channel}" is not configured (or its plugin is not loaded)`);
+    const runner = accountId
+      ? ofChannel.find((r) => r.accountId === accountId)
+      : (ofChannel.find((r) => r.accountId === "default") ?? (ofChannel.length === 1 ? ofChannel[0] : undefined));
+    if (!runner) {
+      throw new UserError(
+        `${accountId ? `account "${accountId}" of ${channel} is not configured` : `${channel} has several accounts; pass accountId`}: ${ofChannel.map((r) => r.accountId).join(", ")}`,
+      );
+    }
+    return { accountId: runner.accountId, done: runner.login(timeoutMs) };
+  }
+
   status(): ChannelStatusReport[] {
     const byChannel = new Map<string, ChannelStatusReport>();
     for (const runner of this.runners) {

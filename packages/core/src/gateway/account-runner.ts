@@ -10,6 +10,7 @@ import {
   type StreamingConfig,
 } from "@openclaw/plugin-sdk";
 import { accountCredentialsDir, loginCommandFor } from "./account-login.js";
+import { UserError } from "../config/index.js";
 import { Backoff, sleep, type BackoffPolicy } from "./backoff.js";
 import type { AccountCursor } from "./cursor-store.js";
 import type { HttpRouteTable } from "./http-routes.js";
@@ -35,6 +36,8 @@ export interface AccountRunnerOptions {
   routes?: HttpRouteTable;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
+  /** Called after the account's report may have changed (state, detail, identity, ...). */
+  onChange?: () => void;
 }
 
 function errorText(err: unknown): string {
@@ -75,6 +78,8 @@ export class AccountRunner {
   private loop: Promise<void> = Promise.resolve();
   private session: AccountSession | undefined;
   private readonly waiters = new Set<(session: AccountSession) => void>();
+  private looping = false;
+  private linking: AbortController | undefined;
 
   constructor(private readonly options: AccountRunnerOptions) {
     this.channel = options.channel;
@@ -89,15 +94,87 @@ export class AccountRunner {
 
   /** Starts the account in the background; `stopped()` settles when its loop has ended. */
   start(): void {
-    this.loop = this.run().catch((err) => {
-      this.setError(`unexpected failure: ${errorText(err)}`);
-    });
+    this.looping = true;
+    this.loop = this.run()
+      .catch((err) => {
+        this.setError(`unexpected failure: ${errorText(err)}`);
+      })
+      .finally(() => {
+        this.looping = false;
+      });
+  }
+
+  /**
+   * Links the account from the gateway (`channels.login`, the Control UI's Channels page): runs
+   * the plugin's `login` with the QR method, showing each QR code as `report.login` (an
+   * `onChange` each time) until the phone scanned it, `timeoutMs` passed, or the gateway stops.
+   * On success an account whose loop gave up waiting for the link is started again. Throws a
+   * UserError when the channel has no login, the account's config did not resolve, or a link is
+   * already running; resolves with the plugin's result, rejects with its failure.
+   */
+  login(timeoutMs: number): Promise<{ identity: string }> {
+    const { login } = this.options.plugin;
+    if (!login) throw new UserError(`channel ${this.channel} needs no login; its accounts connect with the keys in its config`);
+    const handle = this.handle;
+    if (!handle) throw new UserError(`account ${this.tag} cannot be linked: ${this.report.detail ?? "its config did not resolve"}`);
+    if (this.linking)
+      throw new UserError(`account ${this.tag} is already being linked; scan the QR code shown, or wait for it to time out`);
+    return this.link(login.bind(this.options.plugin), handle, timeoutMs);
+  }
+
+  private async link(
+    login: NonNullable<ChannelPlugin<unknown>["login"]>,
+    handle: AccountHandle,
+    timeoutMs: number,
+  ): Promise<{ identity: string }> {
+    const cancel = new AbortController();
+    this.linking = cancel;
+    const signal = AbortSignal.any([this.controller.signal, cancel.signal, AbortSignal.timeout(timeoutMs)]);
+    const credentialsDir = accountCredentialsDir(this.options.stateDir, this.channel, this.accountId);
+    mkdirSync(credentialsDir, { recursive: true, mode: 0o700 });
+    const aborted = new Promise<never>((_, reject) =>
+      signal.addEventListener("abort", () => reject(new Error(`no phone linked ${this.tag} within ${Math.round(timeoutMs / 1000)} s`)), {
+        once: true,
+      }),
+    );
+    aborted.catch(() => undefined);
+    try {
+      const result = await Promise.race([
+        login({
+          accountId: this.accountId,
+          account: handle.account,
+          credentialsDir,
+          log: handle.log,
+          signal,
+          method: { kind: "qr" },
+          showQr: (data) => {
+            this.report.login = { kind: "qr", data };
+            this.options.onChange?.();
+          },
+          showPairingCode: () => undefined,
+        }),
+        aborted,
+      ]);
+      this.options.log.info(`account ${this.tag} linked as ${result.identity}`);
+      if (!this.looping && !this.controller.signal.aborted) this.start();
+      return result;
+    } catch (err) {
+      this.report.lastError = `linking failed: ${errorText(err)}`;
+      this.options.log.warn(`account ${this.tag}: ${this.report.lastError}`);
+      throw err;
+    } finally {
+      cancel.abort();
+      this.linking = undefined;
+      delete this.report.login;
+      this.options.onChange?.();
+    }
   }
 
   /** Marks the account stopped without running it (e.g. `enabled: false`). */
   markStopped(detail: string): void {
     this.report.state = "stopped";
     this.report.detail = detail;
+    this.options.onChange?.();
   }
 
   /** Fires the account's signal: its session closes (call after deliveries in flight finished). */
@@ -115,6 +192,7 @@ export class AccountRunner {
     this.report.detail = message;
     this.report.lastError = message;
     this.options.log.error(`account ${this.tag} cannot run: ${message}`);
+    this.options.onChange?.();
   }
 
   private readonly sessions = {
@@ -207,6 +285,7 @@ export class AccountRunner {
       if (report.state !== "reconnecting") report.state = "starting";
       if (report.restarts === 0) options.log.info(`account ${this.tag} starting`);
       else options.log.info(`account ${this.tag} restarted (restart #${report.restarts})`);
+      options.onChange?.();
       let failure: unknown;
       try {
         const session = await plugin.connect(ctx);
@@ -235,11 +314,13 @@ export class AccountRunner {
       report.lastError = message;
       report.detail = `${message} (restarting in ${formatDelay(delay)})`;
       options.log.warn(`account ${this.tag} crashed: ${message}; restarting in ${formatDelay(delay)}`);
+      options.onChange?.();
       await sleep(delay, signal);
     }
     report.state = "stopped";
     delete report.detail;
     options.log.info(`account ${this.tag} stopped`);
+    options.onChange?.();
   }
 
   /** The plugin reported that the account must be linked (`openclaw channels login`) first. */
@@ -269,6 +350,7 @@ export class AccountRunner {
     if (update.state === "connected" && !wasConnected) {
       this.options.log.info(`account ${this.tag} connected${report.identity ? ` as ${report.identity}` : ""}`);
     }
+    this.options.onChange?.();
   }
 }
 

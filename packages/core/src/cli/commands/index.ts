@@ -16,6 +16,7 @@ import { registerCron } from "./cron.js";
 import { registerHeartbeat } from "./heartbeat.js";
 import { registerLogs } from "./logs.js";
 import { registerUpdate } from "./update.js";
+import { registerDashboard } from "./dashboard.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -42,4 +43,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerHeartbeat(program, ctx);
   registerLogs(program, ctx);
   registerUpdate(program, ctx);
+  registerDashboard(program, ctx);
 }

@@ -188,10 +188,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 }
 
 /** Resolves once `predicate()` holds, checking after every macrotask (bounded by the test timeout). */
-export async function until(predicate: () => boolean, what = "condition"): Promise<void> {
+export async function until(predicate: () => boolean, what = "condition", timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
   while (!predicate()) {
-    if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
