@@ -3,6 +3,7 @@ import { listAgentIds, resolveDefaultAgentId } from "../agents/index.js";
 import type { AgentRuntime } from "../agent/index.js";
 import { getAtPath, parseConfigPath, type OpenClawConfig } from "../config/index.js";
 import type { ControlRuns } from "./control-runs.js";
+import { compactionMethods } from "./methods-compaction.js";
 import type { MethodHandler } from "./control-server.js";
 import { ControlError } from "./protocol.js";
 import type { SecretScrubber } from "../redaction/index.js";
@@ -43,7 +44,8 @@ const historyParams = z.object({
 });
 const configParams = z.object({ path: z.string().min(1).optional() });
 
-function parse<T extends z.ZodType>(schema: T, params: unknown, method: string): z.output<T> {
+/** Validates a method's params; a mismatch is an `invalid_params` error naming the method. */
+export function parse<T extends z.ZodType>(schema: T, params: unknown, method: string): z.output<T> {
   const result = schema.safeParse(params ?? {});
   if (!result.success) throw new ControlError("invalid_params", `${method}: ${z.prettifyError(result.error).replace(/\n/g, "; ")}`);
   return result.data;
@@ -115,6 +117,8 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
       const events = store.readTail(entry.sessionId, p.limit ?? DEFAULT_HISTORY);
       return { agentId, sessionKey, sessionId: entry.sessionId, total: store.countEvents(entry.sessionId), events };
     },
+
+    ...compactionMethods(runtime),
 
     // Account details and last errors may quote a platform's answer (URLs, tokens).
     "channels.status": () => ({ channels: deps.scrubber.value(deps.channels()) }),
