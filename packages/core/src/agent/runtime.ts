@@ -35,7 +35,7 @@ import { createSessionTools } from "./session-tools.js";
 import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, type SessionModel } from "./session-model.js";
 import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
-import { loopRecordEvent, userMessageEvent } from "./transcript.js";
+import { loopRecordEvent, recordedInbound, userMessageEvent } from "./transcript.js";
 import type { TurnTrigger } from "./trigger.js";
 
 export interface AgentRuntimeOptions {
@@ -239,12 +239,14 @@ export class AgentRuntime {
     }
 
     const turnTrigger = request.trigger ?? "user";
+    const keys = request.inboundKeys ?? [];
     const before = store.getEntry(sessionKey);
     if (this.compaction.flushDue(before, sessionCandidates(this.config, agentId, before)[0]?.ref, message, turnTrigger)) {
-      await this.memoryFlush(agentId, sessionKey, request.signal);
+      // Not before a turn run again after a crash: its message is in the transcript already.
+      const recorded = keys.length > 0 ? recordedInbound(store.readEvents(session.sessionId)) : undefined;
+      if (!keys.some((k) => recorded?.has(k))) await this.memoryFlush(agentId, sessionKey, request.signal);
     }
     const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
-    const keys = request.inboundKeys ?? [];
     const opening = record([
       {
         ...userMessageEvent(message, nowMs, { keys }),

@@ -9,7 +9,8 @@ export function memoryFlushPrompt(now: Date): string {
   return [
     "[Memory flush: an automatic turn before this session is compacted; nobody sees your reply.]",
     "Older messages of this conversation will soon be replaced by a short summary.",
-    `Write the durable facts from this conversation that must not be lost (what the user told you about themselves, names, numbers, dates, preferences, decisions, open commitments) to ${daily}, appending if it exists, and the lasting ones also to ${MEMORY_ROOT_FILE}. Use your file tools; do not repeat what those files already say.`,
+    `Write the durable facts from this conversation that must not be lost (what the user told you about themselves, names, numbers, dates, preferences, decisions, open commitments) to ${daily}, and the lasting ones also to ${MEMORY_ROOT_FILE}, with your file tools.`,
+    "When a file exists, add to it and keep what it says (read it first: write replaces a whole file, edit changes a part); do not repeat facts it already holds.",
     `If nothing is worth keeping, write nothing. Then reply with ${SILENT_REPLY_TOKEN} only.`,
   ].join("\n");
 }
