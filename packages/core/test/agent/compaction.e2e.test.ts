@@ -114,4 +114,24 @@ describe("compaction end to end (fake model)", () => {
     // And its prompt is back under the window.
     expect(JSON.stringify(sent).length / 4).toBeLessThan(4000);
   });
+
+  it("runs no flush before a turn re-run after a crash (its message is recorded already), but before the next one", async () => {
+    const rt = makeRuntime(4000);
+    const sessionKey = "agent:main:main";
+    const inboundKeys = ["test:default:chat:1"];
+    // Flush turns started (their first model call ends with the flush message).
+    const flushes = () =>
+      fake.requests.filter((r) => messagesOf(r).at(-1)!.role === "user" && lastUserText(r).includes("[Memory flush")).length;
+    fake.enqueue([{ error: { status: 400 } }]);
+    expect((await rt.runTurn({ sessionKey, message: "hello again", inboundKeys })).status).toBe("error");
+    // The last context was near the window: a flush is due.
+    rt.store("main").updateEntry(sessionKey, { contextTokens: 3900 });
+    const again = await rt.runTurn({ sessionKey, message: "hello again", inboundKeys });
+    expect(again).toMatchObject({ status: "ok", text: "Noted (11 characters)." });
+    expect(flushes()).toBe(0);
+
+    rt.store("main").updateEntry(sessionKey, { contextTokens: 3900 });
+    expect((await rt.runTurn({ sessionKey, message: "something new" })).text).toBe("Noted (13 characters).");
+    expect(flushes()).toBe(1);
+  });
 });
