@@ -178,6 +178,11 @@ describe("chat commands", () => {
     expect(after).toContain("Model: local/llama (configured default)");
     expect(after).toMatch(/Context: \d+ of 8192 tokens \(\d+%\) at the last model call/);
     expect(after).toMatch(/Queue: idle, 0 waiting\. Queue mode: steer/);
+
+    // A model without a configured window (and not a known one) is measured against the default window.
+    await commands.handle(input("/model local/qwen"));
+    const assumed = (await commands.handle(input("/status")))?.text ?? "";
+    expect(assumed).toMatch(/Context: \d+ of 16384 tokens \(\d+%\) at the last model call \(window assumed: no contextWindow configured/);
   });
 
   it("/stop aborts the running turn and says when nothing runs", async () => {
