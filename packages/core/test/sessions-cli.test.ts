@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { startFakeOpenAI } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAgentStore } from "../src/sessions/index.js";
 import { makeTempHome, runCli } from "./helpers/cli.js";
@@ -125,5 +126,53 @@ describe("openclaw sessions", () => {
     expect(missing.stderr).toContain('Agent work has no session with key "agent:work:nope"');
     expect(missing.stderr).toContain("openclaw sessions list --agent work");
     expect(missing.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("compact --local runs the flush and the summary; show marks the compaction and the flush turn", async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      mkdirSync(stateDir(), { recursive: true });
+      writeFileSync(
+        path.join(stateDir(), "openclaw.json"),
+        JSON.stringify({
+          agents: { defaults: { model: "local/fake-model" } },
+          models: { providers: { local: { baseUrl: fake.baseUrl, models: [{ id: "fake-model" }] } } },
+        }),
+      );
+      const { store, dm } = seed();
+      store.appendEvents(dm.sessionId, [
+        { type: "message", message: { role: "user", content: "my locker code is 4417" } },
+        { type: "message", message: { role: "assistant", content: [{ type: "text", text: "Got it." }] } },
+      ]);
+      store.close();
+      const key = "agent:main:telegram:direct:42";
+
+      const viaGateway = await runCli(["sessions", "compact", key], { home });
+      expect(viaGateway.code).toBe(1);
+      expect(viaGateway.stderr).toContain("No gateway is running");
+
+      const compacted = await runCli(["sessions", "compact", key, "--local"], { home });
+      expect(compacted.code, compacted.stderr).toBe(0);
+      expect(compacted.stdout).toMatch(
+        new RegExp(`^${key}: Compacted: \\d+ older message\\(s\\) are now a summary; \\d+ recent message\\(s\\) kept\\.`),
+      );
+      expect(fake.requests.map((r) => JSON.stringify(r.body.messages))).toEqual([
+        expect.stringContaining("[Memory flush"),
+        expect.stringContaining("my locker code is 4417"),
+      ]);
+
+      const show = await runCli(["sessions", "show", key], { home });
+      expect(show.code).toBe(0);
+      expect(show.stdout).toContain("  compactions       1");
+      expect(show.stdout).toMatch(/message user \[memory-flush\]: \[Memory flush/);
+      expect(show.stdout).toMatch(
+        /==== compaction \(manual\): \d+ messages summarized, about \d+ -> \d+ tokens; kept from #\d+ ====\n\s+summary: /,
+      );
+
+      const again = JSON.parse((await runCli(["sessions", "compact", key, "--local", "--json"], { home })).stdout);
+      expect(again).toMatchObject({ agentId: "main", sessionKey: key });
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -15,6 +15,8 @@ export type AgentEvent =
   /** The reply to deliver. `silent` when the model answered NO_REPLY: deliver nothing. */
   | { type: "final"; text: string; silent: boolean }
   | { type: "error"; message: string; kind: string }
+  /** The session's older turns were summarized (estimated prompt tokens before and after). */
+  | { type: "compaction"; reason: "threshold" | "overflow" | "manual"; tokensBefore: number; tokensAfter: number }
   | { type: "run_end"; runId: string; status: RunStatus; usage: Usage; durationMs: number };
 
 export type RunStatus = "ok" | "error" | "aborted" | "timeout";

@@ -27,6 +27,7 @@ import type { AgentTool } from "../tool-contract/index.js";
 import type { BrowserManager, CronToolHost, GatewayToolHost, ProcessRegistry } from "../tools/index.js";
 import { assembleProjectContext, ensureWorkspace, FIRST_RUN_GUIDANCE, resolveWorkspaceSettings } from "../workspace/index.js";
 import { getsDailyNotes } from "../workspace/session-kind.js";
+import { Compactor, flushedThisCycle, memoryFlushPrompt, type CompactionOutcome } from "./compaction/index.js";
 import type { AgentEvent, RunStatus, Usage } from "./events.js";
 import { runAgentLoop, type SteeringText } from "./loop.js";
 import { resolveSessionWorkspace } from "./session-workspace.js";
@@ -36,7 +37,7 @@ import { createSessionTools } from "./session-tools.js";
 import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, type SessionModel } from "./session-model.js";
 import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
-import { historyFromEvents, loopRecordEvent, userMessageEvent } from "./transcript.js";
+import { historyFromEvents, loopRecordEvent, recordedInbound, userMessageEvent } from "./transcript.js";
 import type { TurnTrigger } from "./trigger.js";
 
 export interface AgentRuntimeOptions {
@@ -80,7 +81,7 @@ export interface TurnRequest {
   origin?: SessionOrigin;
   /** False for system, heartbeat and cron turns: they do not count as user interaction. */
   touch?: boolean;
-  /** Why the turn runs (default "user"); only "heartbeat" turns get HEARTBEAT.md in their Project Context. */
+  /** Why the turn runs (default "user"); only "heartbeat" turns get HEARTBEAT.md in their Project Context. Recorded on the opening entry when not "user". */
   trigger?: TurnTrigger;
 }
 
@@ -121,6 +122,7 @@ export class AgentRuntime {
   private readonly sessionInstructions = new Map<string, string>();
   private readonly skills: SkillSnapshots;
   private readonly failures = new RecentRunErrors();
+  private readonly compaction: Compactor;
 
   constructor(private readonly options: AgentRuntimeOptions) {
     this.config = options.config;
@@ -131,6 +133,7 @@ export class AgentRuntime {
     this.now = options.now ?? (() => new Date());
     this.version = options.version ?? "0.0.0";
     this.skills = new SkillSnapshots({ config: this.config, stateDir: this.paths.stateDir, env: this.env });
+    this.compaction = new Compactor(this.config);
   }
 
   /**
@@ -195,7 +198,8 @@ export class AgentRuntime {
    */
   async runTurn(request: TurnRequest): Promise<TurnResult> {
     try {
-      return await this.runTurnUnchecked(request);
+      const key = (request.sessionKey ?? this.mainSessionKey(this.resolveAgent(request.agentId))).toLowerCase();
+      return await this.compaction.whileRunning(key, () => this.runTurnUnchecked(request));
     } catch (err) {
       if (err instanceof DatabaseCorruptError) throw new DatabaseCorruptError(err.damaged, { oneLine: true });
       if (!isCorruptionError(err)) throw err;
@@ -238,11 +242,19 @@ export class AgentRuntime {
       return finish("ok", text);
     }
 
-    const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
+    const turnTrigger = request.trigger ?? "user";
     const keys = request.inboundKeys ?? [];
+    const before = store.getEntry(sessionKey);
+    if (this.compaction.flushDue(before, sessionCandidates(this.config, agentId, before)[0]?.ref, message, turnTrigger)) {
+      // Not before a turn run again after a crash: its message is in the transcript already.
+      const recorded = keys.length > 0 ? recordedInbound(store.readEvents(session.sessionId)) : undefined;
+      if (!keys.some((k) => recorded?.has(k))) await this.memoryFlush(agentId, sessionKey, request.signal);
+    }
+    const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
     const opening = record([
       {
         ...userMessageEvent(message, nowMs, { keys }),
+        ...(turnTrigger !== "user" ? { trigger: turnTrigger } : {}),
         ...(keys.length > 0 ? { idempotencyKey: `inbound:${session.sessionId}:${keys.join(",")}` } : {}),
       },
     ])[0]!;
@@ -316,28 +328,32 @@ export class AgentRuntime {
         },
         allowSilentReply: keyKind.kind !== "main" && keyKind.kind !== "direct",
       });
-      const history = historyFromEvents(store.readEvents(session.sessionId));
-      const result = await runAgentLoop({
-        candidates,
-        createProvider: this.createProvider,
-        system,
-        messages: history,
-        tools,
-        toolContext: {
-          workspaceDir: place.workspaceDir,
-          ...(place.extraRoots?.length ? { extraRoots: place.extraRoots } : {}),
-          agentId,
-          sessionKey,
-          config: this.config,
-          stateDir: this.paths.stateDir,
-          readableFiles: skills.files,
-          ...(Object.keys(skills.env).length ? { env: skills.env } : {}),
-        },
-        signal: controller.signal,
-        ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
-        record: (entry) => record([loopRecordEvent(entry, this.now().getTime())]),
-        emit,
-      });
+      const guarded = { store, sessionKey, sessionId: session.sessionId, candidates, signal: controller.signal, emit, system, tools };
+      const { result, contextTokens } = await this.compaction.runLoop(
+        { ...guarded, createProvider: this.createProvider, trigger: turnTrigger },
+        (messages, createProvider) =>
+          runAgentLoop({
+            candidates,
+            createProvider,
+            system,
+            messages,
+            tools,
+            toolContext: {
+              workspaceDir: place.workspaceDir,
+              ...(place.extraRoots?.length ? { extraRoots: place.extraRoots } : {}),
+              agentId,
+              sessionKey,
+              config: this.config,
+              stateDir: this.paths.stateDir,
+              readableFiles: skills.files,
+              ...(Object.keys(skills.env).length ? { env: skills.env } : {}),
+            },
+            signal: controller.signal,
+            ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
+            record: (entry) => record([loopRecordEvent(entry, this.now().getTime())]),
+            emit,
+          }),
+      );
       usage.inputTokens = result.usage.inputTokens;
       usage.outputTokens = result.usage.outputTokens;
       const entry = store.getEntry(sessionKey);
@@ -346,6 +362,7 @@ export class AgentRuntime {
         outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
         totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
         ...(result.modelRef ? { model: result.modelRef } : {}),
+        ...(contextTokens !== undefined ? { contextTokens } : {}),
       });
       const silent = isSilentReply(result.finalText);
       emit({ type: "final", text: silent ? "" : result.finalText, silent });
@@ -392,6 +409,42 @@ export class AgentRuntime {
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** The silent memory-flush turn before a compaction (its reply goes nowhere); marks the cycle flushed whatever it did. */
+  private async memoryFlush(agentId: string, sessionKey: string, signal?: AbortSignal): Promise<void> {
+    try {
+      const message = memoryFlushPrompt(this.now());
+      await this.runTurnUnchecked({ agentId, sessionKey, message, trigger: "memory-flush", touch: false, ...(signal ? { signal } : {}) });
+    } finally {
+      this.compaction.markFlushed(this.store(agentId), sessionKey, this.now().getTime());
+    }
+  }
+
+  /**
+   * Compacts a session now (`/compact`, `openclaw sessions compact`): runs the memory flush first
+   * (when enabled and not yet run since the last compaction), then summarizes the older turns.
+   * Answers `busy` without changing anything while a turn runs in the session.
+   */
+  async compactSession(agentId: string, sessionKey: string, options: { signal?: AbortSignal } = {}): Promise<CompactionOutcome> {
+    const id = this.resolveAgent(agentId);
+    const key = sessionKey.toLowerCase();
+    const store = this.store(id);
+    const entry = store.getEntry(key);
+    if (!entry) return { status: "nothing", tokens: 0 };
+    const candidates = sessionCandidates(this.config, id, entry);
+    const flush = this.compaction.limits(candidates[0]?.ref).flushAt !== undefined && !flushedThisCycle(entry);
+    return this.compaction.compactNow(
+      {
+        store,
+        sessionKey: key,
+        sessionId: entry.sessionId,
+        candidates,
+        createProvider: this.createProvider,
+        signal: options.signal ?? new AbortController().signal,
+      },
+      flush ? () => this.memoryFlush(id, key, options.signal) : undefined,
+    );
   }
 
   /** The model a session runs on: its `/model` choice, else the agent's configured primary. */

@@ -1,5 +1,6 @@
 // Slash commands a person types in a chat, answered before the agent sees anything.
-import type { AgentRuntime, SkillCommand } from "../agent/index.js";
+import { chatFailureNotice, type AgentRuntime, type CompactionOutcome, type SkillCommand } from "../agent/index.js";
+import { failureCategory, ProviderError } from "../providers/index.js";
 import type { MessageQueue } from "../queue/index.js";
 import { matchResetTrigger } from "../sessions/index.js";
 import { commandWord, type ParseContext, parseCommand } from "./parse.js";
@@ -31,9 +32,23 @@ export const BUILTIN_COMMANDS: ReadonlyArray<{ usage: string; summary: string }>
   { usage: "/model [ref|default]", summary: "show or switch this chat's model" },
   { usage: "/stop", summary: "abort the running turn and drop waiting messages" },
   { usage: "/queue [mode] [options]", summary: "show or change how messages wait while a turn runs" },
-  { usage: "/compact", summary: "summarize older history (not available yet)" },
+  { usage: "/compact", summary: "summarize older history now (the memory flush runs first)" },
   { usage: "/help", summary: "this list" },
 ];
+
+/** The chat's answer to `/compact`. */
+export function describeCompaction(outcome: CompactionOutcome): string {
+  switch (outcome.status) {
+    case "compacted":
+      return `Compacted: ${outcome.summarizedMessages} older message(s) are now a summary; ${outcome.keptMessages} recent message(s) kept. Context about ${outcome.tokensBefore} -> ${outcome.tokensAfter} tokens.`;
+    case "nothing":
+      return "Nothing to compact yet: the history is short.";
+    case "busy":
+      return "A turn is running in this session; try again once it has answered.";
+    case "disabled":
+      return "Compaction is off (agents.defaults.compaction.enabled is false in the config).";
+  }
+}
 
 /** The message a skill command gives the agent: the skill to follow, where it is, and the request. */
 export function skillCommandText(skill: SkillCommand, args: string): string {
@@ -108,7 +123,11 @@ export function createChatCommands(deps: ChatCommandsDeps) {
           return reply(stop(input.sessionKey));
         case "compact":
           return reply(
-            "/compact is not available yet: history is not summarized, so this chat keeps its full context. Use /new to start over.",
+            await runtime
+              .compactSession(input.agentId, input.sessionKey)
+              .then(describeCompaction, (err: unknown) =>
+                chatFailureNotice(failureCategory(err), err instanceof ProviderError && err.provider !== ""),
+              ),
           );
       }
       const skills = await runtime.skillCommands(input.agentId).catch(() => []);

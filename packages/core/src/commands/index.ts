@@ -3,6 +3,7 @@
 export {
   BUILTIN_COMMANDS,
   createChatCommands,
+  describeCompaction,
   skillCommandText,
   type ChatCommands,
   type ChatCommandsDeps,

@@ -1,5 +1,5 @@
 // The answers of `/status` and `/context [detail]`, as chat text.
-import type { AgentRuntime } from "../agent/index.js";
+import { resolveContextWindow, type AgentRuntime } from "../agent/index.js";
 import { describeQueueSettings, type MessageQueue } from "../queue/index.js";
 import { assembleProjectContext, resolveWorkspaceSettings } from "../workspace/index.js";
 import { fileSummary, KIND_LABEL, toolTable } from "./context-report.js";
@@ -48,7 +48,12 @@ export function statusReport(runtime: AgentRuntime, queue: MessageQueue, session
     lines.push(
       `Context: ${used} of ${model.contextWindow} tokens (${Math.round((used / model.contextWindow) * 100)}%) at the last model call`,
     );
-  else lines.push(`Context: ${used} tokens at the last model call (no contextWindow configured for this model)`);
+  else {
+    const window = resolveContextWindow(runtime.config, model.ref);
+    lines.push(
+      `Context: ${used} of ${window} tokens (${Math.round((used / window) * 100)}%) at the last model call (window assumed: no contextWindow configured for this model)`,
+    );
+  }
   if (entry) lines.push(`Tokens this session: ${entry.inputTokens ?? 0} in, ${entry.outputTokens ?? 0} out`);
   const state = queue.sessionState(sessionKey);
   const running = state.active

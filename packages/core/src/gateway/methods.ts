@@ -7,6 +7,7 @@ import { createCronMethods } from "./methods-cron.js";
 import { getAtPath, parseConfigPath, type OpenClawConfig, type OpenClawPaths } from "../config/index.js";
 import type { StateDb } from "../state/index.js";
 import type { ControlRuns } from "./control-runs.js";
+import { compactionMethods } from "./methods-compaction.js";
 import type { MethodHandler } from "./control-server.js";
 import { LOG_TAIL_LINES, type LogTail } from "./log-tail.js";
 import { clientError, parseParams as parse } from "./method-params.js";
@@ -117,6 +118,8 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
       const { lines } = parse(logsParams, params, "logs.tail");
       return { lines: deps.logTail.tail(lines ?? 100) };
     },
+
+    ...compactionMethods(runtime),
 
     // Account details and last errors may quote a platform's answer (URLs, tokens).
     "channels.status": () => ({ channels: deps.scrubber.value(deps.channels()) }),

@@ -91,10 +91,41 @@ describe("chat commands", () => {
     expect(await commands.handle(input("/internal-only"))).toBeUndefined();
   });
 
-  it("/compact says it is not available instead of reaching the agent", async () => {
-    const outcome = await createChatCommands({ runtime, queue }).handle(input("/compact"));
-    expect(outcome).toMatchObject({ kind: "reply" });
-    expect(outcome?.text).toMatch(/not available yet/);
+  it("/compact runs the memory flush, summarizes the older turns, and refuses while a turn runs", async () => {
+    const commands = createChatCommands({ runtime, queue });
+    expect((await commands.handle(input("/compact")))?.text).toBe("Nothing to compact yet: the history is short.");
+    for (const text of ["my cat is called Mo", "I like tea", "what now?"])
+      await runtime.runTurn({ agentId: "main", sessionKey: SESSION, message: text });
+    const before = fake.requests.length;
+
+    const outcome = await commands.handle(input("/compact"));
+    expect(outcome?.kind).toBe("reply");
+    // The three turns (and the flush turn's question) are summarized; the window is small next to this prompt, so little is kept.
+    const [, summarized] =
+      /^Compacted: (\d+) older message\(s\) are now a summary; \d+ recent message\(s\) kept\. Context about \d+ -> \d+ tokens\.$/.exec(
+        outcome!.text,
+      )!;
+    expect(Number(summarized)).toBeGreaterThanOrEqual(7);
+    const calls = fake.requests.slice(before).map((r) => JSON.stringify(r.body.messages));
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toContain("[Memory flush");
+    expect(calls[1]).toContain("You maintain the running summary");
+    // The summary call saw the older turns, the next turn sees the summary instead of them.
+    expect(calls[1]).toContain("my cat is called Mo");
+    await runtime.runTurn({ agentId: "main", sessionKey: SESSION, message: "and then?" });
+    const next = fake
+      .lastRequest()!
+      .body.messages.map((m: { content: string }) => m.content)
+      .join("\n");
+    expect(next).toContain("The earlier part of this conversation was compacted");
+
+    let open!: () => void;
+    fake.enqueue([{ until: new Promise<void>((resolve) => (open = resolve)) }, { text: "slow answer" }]);
+    const running = runtime.runTurn({ agentId: "main", sessionKey: SESSION, message: "take your time" });
+    await fake.waitForRequests(fake.requests.length + 1);
+    expect((await commands.handle(input("/compact")))?.text).toBe("A turn is running in this session; try again once it has answered.");
+    open();
+    expect((await running).text).toBe("slow answer");
   });
 
   it("/model validates against the configured providers and switches this session only", async () => {
@@ -147,6 +178,11 @@ describe("chat commands", () => {
     expect(after).toContain("Model: local/llama (configured default)");
     expect(after).toMatch(/Context: \d+ of 8192 tokens \(\d+%\) at the last model call/);
     expect(after).toMatch(/Queue: idle, 0 waiting\. Queue mode: steer/);
+
+    // A model without a configured window (and not a known one) is measured against the default window.
+    await commands.handle(input("/model local/qwen"));
+    const assumed = (await commands.handle(input("/status")))?.text ?? "";
+    expect(assumed).toMatch(/Context: \d+ of 16384 tokens \(\d+%\) at the last model call \(window assumed: no contextWindow configured/);
   });
 
   it("/stop aborts the running turn and says when nothing runs", async () => {

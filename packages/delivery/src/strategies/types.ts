@@ -25,7 +25,7 @@ export type ReplyEvent =
   /** A status other than "ok" ends a reply that got no final. */
   | { type: "run_end"; status: string }
   /** Reported by a run, not used for delivery. */
-  | { type: "model" | "steer" };
+  | { type: "model" | "steer" | "compaction" };
 
 /** The preview modes of a `preview` plan ("quiet" behaves as "partial"; "progress" is a status draft). */
 export type PreviewPlanMode = "partial" | "block" | "progress" | "quiet";

@@ -126,6 +126,9 @@ function terminalPrinter(ctx: CliContext, opts: AgentCommandOptions): { onEvent:
       case "error":
         ctx.stderr.write(`[error] ${event.kind}: ${event.message.split("\n")[0]}\n`);
         break;
+      case "compaction":
+        ctx.stderr.write(`[compaction] ${event.reason}: about ${event.tokensBefore} -> ${event.tokensAfter} tokens\n`);
+        break;
       default:
         break;
     }

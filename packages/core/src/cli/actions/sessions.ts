@@ -13,6 +13,7 @@ import {
   type SessionReader,
   type StoredEvent,
 } from "../../sessions/index.js";
+import { COMPACTION_EVENT } from "../../agent/compaction/history.js";
 import type { CliContext } from "../context.js";
 
 export interface SessionsOptions {
@@ -140,9 +141,11 @@ function describe(agentId: string, key: string, e: SessionEntry, sessionsForKey:
     field("tokens", `in ${e.inputTokens ?? 0}, out ${e.outputTokens ?? 0}, total ${e.totalTokens ?? 0}`);
   }
   if (sessionsForKey > 1) field("earlier sessions", sessionsForKey - 1);
+  if (e.compactionCount) field("compactions", e.compactionCount);
   lines.push("", events.length === total ? `Transcript (${total} events):` : `Transcript (last ${events.length} of ${total} events):`);
+  const seqOf = new Map(events.map((e) => [e.event.id, e.seq]));
   for (const { seq, event } of events) {
-    lines.push(`  ${String(seq).padStart(5)}  ${event.timestamp ?? "-"}  ${summarize(event)}`);
+    lines.push(`  ${String(seq).padStart(5)}  ${event.timestamp ?? "-"}  ${summarize(event, seqOf)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -163,14 +166,29 @@ function oneLine(s: string, max = 100): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function summarize(event: StoredEvent["event"]): string {
+function summarize(event: StoredEvent["event"], seqOf: ReadonlyMap<string, number>): string {
   if (event.type === "message" && event.message && typeof event.message === "object") {
     const m = event.message as { role?: unknown; content?: unknown };
-    return `message ${String(m.role ?? "?")}: ${oneLine(textOf(m.content))}`;
+    const trigger = typeof event.trigger === "string" ? ` [${event.trigger}]` : "";
+    return `message ${String(m.role ?? "?")}${trigger}: ${oneLine(textOf(m.content))}`;
   }
+  if (event.type === COMPACTION_EVENT) return compactionMarker(event, seqOf);
   if (event.type === "model_change") return `model_change ${String(event.provider ?? "")}/${String(event.modelId ?? "")}`;
   if (event.type === "custom" || event.type === "custom_message") return `${event.type} ${String(event.customType ?? "")}`;
   return event.type;
+}
+
+/**
+ * The line that marks a compaction: why, how many messages went into the summary, the estimated
+ * prompt before and after, and the summary's start. Everything above it that is not kept is what
+ * the model now sees only as the summary.
+ */
+function compactionMarker(event: StoredEvent["event"], seqOf: ReadonlyMap<string, number>): string {
+  const details = (event.details ?? {}) as { reason?: unknown; tokensAfter?: unknown; summarizedMessages?: unknown };
+  const reason = typeof details.reason === "string" ? ` (${details.reason})` : "";
+  const counts = typeof details.summarizedMessages === "number" ? `${details.summarizedMessages} messages summarized, ` : "";
+  const tokens = `about ${String(event.tokensBefore ?? "?")} -> ${String(details.tokensAfter ?? "?")} tokens`;
+  return `==== compaction${reason}: ${counts}${tokens}; kept from #${String(seqOf.get(String(event.firstKeptEntryId)) ?? event.firstKeptEntryId ?? "?")} ====\n         summary: ${oneLine(String(event.summary ?? ""), 200)}`;
 }
 
 function formatTable(headers: string[], rows: string[][]): string {

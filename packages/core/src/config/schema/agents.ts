@@ -1,6 +1,7 @@
 import { blockCoalesceSchema } from "@openclaw/plugin-sdk/config";
 import { z } from "zod";
 import { agentIdSchema, durationSchema, modelSelectionSchema } from "./common.js";
+import { compactionSchema } from "./compaction.js";
 import { agentSkillLimitsSchema } from "./skills.js";
 import { agentToolsSchema } from "./tools.js";
 
@@ -166,6 +167,7 @@ export const agentDefaultsSchema = z
       .extend({ idleMs: z.int().min(0).default(1000).describe("Send what is pending after this idle time (default 1000 ms).") })
       .prefault({}),
     humanDelay: humanDelaySchema.prefault({}),
+    compaction: compactionSchema,
     timeoutSeconds: z.int().positive().default(172800).describe("Longest a single agent run may take (default 172800 = 48 h)."),
     maxConcurrent: z
       .int()

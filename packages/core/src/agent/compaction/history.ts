@@ -1,0 +1,74 @@
+// The compaction entry in a transcript and the history the model sees after one: the summary,
+// then the events from the entry's first kept event on.
+import type { ChatMessage } from "../../providers/index.js";
+import type { StoredEvent, TranscriptEventInput } from "../../sessions/index.js";
+import { historyFromEvents } from "../transcript.js";
+
+/** The transcript entry type of a compaction (the pi session format). */
+export const COMPACTION_EVENT = "compaction";
+
+/** Why a compaction ran. */
+export type CompactionReason = "threshold" | "overflow" | "manual";
+
+/** What a compaction entry holds (besides `type`, `id`, `parentId`, `timestamp`). */
+export interface CompactionEntry {
+  /** The model's summary of everything before `firstKeptEntryId` (including any earlier summary). */
+  summary: string;
+  /** The id of the first event the model still sees word for word. */
+  firstKeptEntryId: string;
+  /** Estimated prompt tokens before the compaction. */
+  tokensBefore: number;
+  details: {
+    reason: CompactionReason;
+    /** Estimated prompt tokens right after it. */
+    tokensAfter: number;
+    /** Messages newly folded into the summary. */
+    summarizedMessages: number;
+    /** The model that wrote the summary. */
+    model?: string;
+  };
+}
+
+/** The transcript event for a compaction. */
+export function compactionEvent(entry: CompactionEntry): TranscriptEventInput {
+  return { type: COMPACTION_EVENT, ...entry };
+}
+
+/** The last compaction entry of a transcript, with its position. */
+export function latestCompaction(events: readonly StoredEvent[]): { seq: number; entry: CompactionEntry } | undefined {
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const { seq, event } = events[i]!;
+    if (event.type === COMPACTION_EVENT && typeof event.summary === "string" && typeof event.firstKeptEntryId === "string") {
+      return { seq, entry: event as unknown as CompactionEntry };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The part of a transcript the model still sees word for word: every event from the last
+ * compaction's first kept event on (all events when the session was never compacted), without
+ * compaction entries; and that compaction's summary.
+ */
+export function liveEvents(events: readonly StoredEvent[]): { summary?: string; events: StoredEvent[] } {
+  const last = latestCompaction(events);
+  if (!last) return { events: events.filter((e) => e.event.type !== COMPACTION_EVENT) };
+  const kept = events.find((e) => e.event.id === last.entry.firstKeptEntryId);
+  const from = kept ? kept.seq : last.seq + 1;
+  return { summary: last.entry.summary, events: events.filter((e) => e.seq >= from && e.event.type !== COMPACTION_EVENT) };
+}
+
+/** The user message that carries a compaction summary to the model. */
+export function summaryMessage(summary: string): ChatMessage {
+  return {
+    role: "user",
+    content: `[The earlier part of this conversation was compacted. Summary of it:]\n\n${summary.trim()}`,
+  };
+}
+
+/** The conversation for the model: the last compaction's summary (if any), then the live events. */
+export function compactedHistory(events: readonly StoredEvent[]): ChatMessage[] {
+  const live = liveEvents(events);
+  const messages = historyFromEvents(live.events);
+  return live.summary === undefined ? messages : [summaryMessage(live.summary), ...messages];
+}
