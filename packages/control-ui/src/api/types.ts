@@ -87,13 +87,21 @@ export interface PendingPairing {
   accountId?: string;
   code: string;
   senderId: string;
-  senderName?: string;
+  senderName?: string | null;
   expiresAt?: number;
+}
+
+export interface ApprovedSender {
+  accountId?: string;
+  senderId: string;
+  senderName?: string | null;
+  approvedAt?: number;
 }
 
 export interface PairingList {
   pending: PendingPairing[];
-  allow: Record<string, string[]>;
+  /** Approved senders per channel. */
+  allow: Record<string, ApprovedSender[]>;
 }
 
 export interface ConfigIssue {
@@ -111,4 +119,6 @@ export interface ConfigRaw {
 export interface DoctorPlan {
   changes: { key: string; from?: unknown; to?: unknown; note?: string }[];
   diff: string;
+  /** What doctor cannot fix by itself. */
+  problems?: string[];
 }

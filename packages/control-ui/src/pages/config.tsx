@@ -55,6 +55,11 @@ function Doctor(props: { conn: GatewayConnection; onFixed(): void; version: numb
           {applied && <Diff diff={applied} />}
         </>
       )}
+      {plan.data?.problems?.map((problem) => (
+        <p key={problem} class="error">
+          {problem}
+        </p>
+      ))}
       {plan.data && changes.length === 0 && applied === undefined && <p class="muted">Nothing to fix: no retired or renamed keys.</p>}
       {changes.length > 0 && (
         <>

@@ -104,13 +104,21 @@ export function PairingPage(props: { conn: GatewayConnection }) {
             <p class="muted">Empty.</p>
           ) : (
             <ul class="plain">
-              {senders.map((senderId) => (
-                <li key={senderId}>
-                  <code>{senderId}</code>{" "}
+              {senders.map((sender) => (
+                <li key={`${sender.accountId}:${sender.senderId}`}>
+                  {sender.senderName ? `${sender.senderName} ` : ""}
+                  <code>{sender.senderId}</code>
+                  {sender.accountId && sender.accountId !== "default" ? <span class="muted"> ({sender.accountId})</span> : null}{" "}
                   <button
                     type="button"
                     class="link"
-                    onClick={() => void act("allowlist.remove", { channel, senderId }, `Removed ${senderId} from ${channel}.`)}
+                    onClick={() =>
+                      void act(
+                        "allowlist.remove",
+                        { channel, senderId: sender.senderId },
+                        `Removed ${sender.senderName ?? sender.senderId} from ${channel}.`,
+                      )
+                    }
                   >
                     Remove
                   </button>
