@@ -1,7 +1,8 @@
 // The shell: login, the connection (reconnecting after a drop), the navigation and the pages.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useState } from "preact/hooks";
 import { adoptToken, forgetToken, saveToken } from "./auth.js";
 import { controlUrl, GatewayConnection, RequestError } from "./api/client.js";
+import type { StatusPayload } from "./api/types.js";
 import { ChatPage } from "./pages/chat.js";
 import { ChannelsPage } from "./pages/channels.js";
 import { ConfigPage } from "./pages/config.js";
@@ -18,6 +19,9 @@ const PAGES = [
   { id: "config", label: "Config", Page: ConfigPage },
   { id: "status", label: "Status", Page: StatusPage },
 ] as const;
+
+/** Marked once, when the first connection is authenticated. */
+export const CONNECTED_MARK = "openclaw:connected";
 
 type PageId = (typeof PAGES)[number]["id"];
 
@@ -41,8 +45,10 @@ function useRoute() {
 type Phase =
   | { kind: "login"; error?: string }
   | { kind: "connecting" }
-  | { kind: "ready"; conn: GatewayConnection }
-  | { kind: "lost"; reason: string; conn: GatewayConnection };
+  | { kind: "ready"; conn: GatewayConnection; agents: Agents }
+  | { kind: "lost"; reason: string; conn: GatewayConnection; agents: Agents };
+
+type Agents = { id: string; default: boolean }[];
 
 const RETRY_MS = [500, 1000, 2000, 5000];
 
@@ -51,42 +57,48 @@ export function App() {
   const [phase, setPhase] = useState<Phase>(() => (token === undefined ? { kind: "login" } : { kind: "connecting" }));
   const route = useRoute();
 
-  useEffect(() => {
+  // A layout effect, so the socket opens in the first task rather than after a paint.
+  useLayoutEffect(() => {
     if (token === undefined) return;
     let stopped = false;
     let attempt = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let current: GatewayConnection | undefined;
     const open = () => {
-      GatewayConnection.connect(controlUrl(location), token).then(
-        (conn) => {
-          if (stopped) return conn.close();
-          attempt = 0;
-          current = conn;
-          setPhase({ kind: "ready", conn });
-          conn.onClose((reason) => {
-            if (stopped) return;
-            setPhase({ kind: "lost", reason, conn });
-            timer = setTimeout(open, RETRY_MS[0]);
-          });
-        },
-        (err: Error) => {
-          if (stopped) return;
-          if (err instanceof RequestError && err.code === "unauthorized") {
-            forgetToken(sessionStorage);
-            setToken(undefined);
-            setPhase({
-              kind: "login",
-              error: "The gateway refused this token. Paste the token from `openclaw dashboard` (or <stateDir>/gateway.token).",
+      // `status` leaves with the handshake's answer: every page needs the agents.
+      GatewayConnection.connect(controlUrl(location), token, [{ method: "status" }])
+        .then(async ({ connection, firstAnswers }) => ({ conn: connection, status: (await firstAnswers[0]) as StatusPayload }))
+        .then(
+          ({ conn, status }) => {
+            if (stopped) return conn.close();
+            attempt = 0;
+            current = conn;
+            if (performance.getEntriesByName(CONNECTED_MARK).length === 0) performance.mark(CONNECTED_MARK);
+            const agents = status.agents ?? [];
+            setPhase({ kind: "ready", conn, agents });
+            conn.onClose((reason) => {
+              if (stopped) return;
+              setPhase({ kind: "lost", reason, conn, agents });
+              timer = setTimeout(open, RETRY_MS[0]);
             });
-            return;
-          }
-          setPhase((p) =>
-            p.kind === "ready" || p.kind === "lost" ? { kind: "lost", reason: err.message, conn: p.conn } : { kind: "connecting" },
-          );
-          timer = setTimeout(open, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
-        },
-      );
+          },
+          (err: Error) => {
+            if (stopped) return;
+            if (err instanceof RequestError && err.code === "unauthorized") {
+              forgetToken(sessionStorage);
+              setToken(undefined);
+              setPhase({
+                kind: "login",
+                error: "The gateway refused this token. Paste the token from `openclaw dashboard` (or <stateDir>/gateway.token).",
+              });
+              return;
+            }
+            setPhase((p) =>
+              p.kind === "ready" || p.kind === "lost" ? { ...p, kind: "lost", reason: err.message } : { kind: "connecting" },
+            );
+            timer = setTimeout(open, RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
+          },
+        );
     };
     open();
     return () => {
@@ -108,7 +120,7 @@ export function App() {
       />
     );
   }
-  const conn = phase.kind === "ready" || phase.kind === "lost" ? phase.conn : undefined;
+  const live = phase.kind === "ready" || phase.kind === "lost" ? phase : undefined;
   const current = PAGES.find((p) => p.id === route.page) ?? PAGES[0];
   return (
     <div class="shell">
@@ -142,7 +154,11 @@ export function App() {
         </p>
       )}
       <main class="page">
-        {conn ? <current.Page key={`${current.id}`} conn={conn} query={route.query} /> : <p class="muted">Connecting to the gateway…</p>}
+        {live ? (
+          <current.Page key={current.id} conn={live.conn} agents={live.agents} query={route.query} />
+        ) : (
+          <p class="muted">Connecting to the gateway…</p>
+        )}
       </main>
     </div>
   );

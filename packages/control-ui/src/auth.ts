@@ -46,14 +46,15 @@ export function forgetToken(store: TokenStore): void {
 
 /**
  * This browser's WebChat id (lowercase hex, kept in localStorage), so its chat session
- * `agent:<id>:webchat:<clientId>` survives reloads.
+ * `agent:<id>:webchat:<clientId>` survives reloads. `fresh` when it was minted by this call: no
+ * session can have that key yet.
  */
-export function webchatClientId(store: TokenStore, random: () => string = () => crypto.randomUUID()): string {
+export function webchatClient(store: TokenStore, random: () => string = () => crypto.randomUUID()): { id: string; fresh: boolean } {
   const existing = store.getItem(CLIENT_KEY);
-  if (existing && /^[0-9a-f]{8,32}$/.test(existing)) return existing;
+  if (existing && /^[0-9a-f]{8,32}$/.test(existing)) return { id: existing, fresh: false };
   const id = random().replace(/-/g, "").slice(0, 16).toLowerCase();
   store.setItem(CLIENT_KEY, id);
-  return id;
+  return { id, fresh: true };
 }
 
 /** The WebChat session key of `agentId` for this browser. */

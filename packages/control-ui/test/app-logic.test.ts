@@ -2,7 +2,7 @@
 // the link to sessionStorage, and where a config issue is shown.
 import { describe, expect, it } from "vitest";
 import type { AgentEvent, StoredEvent } from "../src/api/types.js";
-import { adoptToken, tokenFromFragment, webchatClientId, webchatSessionKey } from "../src/auth.js";
+import { adoptToken, tokenFromFragment, webchatClient, webchatSessionKey } from "../src/auth.js";
 import { lineOfPath } from "../src/config-lines.js";
 import { applyAgentEvent, emptyReply, replyText } from "../src/chat/reply.js";
 import { mergeEvents, transcriptRows } from "../src/chat/transcript.js";
@@ -126,9 +126,10 @@ describe("the token", () => {
 
   it("gives each browser one stable WebChat key", () => {
     const store = memoryStore();
-    const id = webchatClientId(store, () => "0123ABCD-4567-89ef-0000-000000000000");
-    expect(id).toBe("0123abcd456789ef");
-    expect(webchatClientId(store, () => "ffffffff-ffff-ffff-ffff-ffffffffffff")).toBe(id);
+    const first = webchatClient(store, () => "0123ABCD-4567-89ef-0000-000000000000");
+    expect(first).toEqual({ id: "0123abcd456789ef", fresh: true });
+    expect(webchatClient(store, () => "ffffffff-ffff-ffff-ffff-ffffffffffff")).toEqual({ id: first.id, fresh: false });
+    const id = first.id;
     expect(webchatSessionKey("main", id)).toBe("agent:main:webchat:0123abcd456789ef");
   });
 });

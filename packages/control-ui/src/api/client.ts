@@ -62,20 +62,33 @@ export class GatewayConnection {
     });
   }
 
-  static async connect(url: string, token: string | undefined): Promise<GatewayConnection> {
+  /**
+   * Opens the socket and authenticates. `first` names requests to send right behind `connect`,
+   * without waiting for its answer (the gateway handles a socket's frames in order, so they run
+   * once authenticated): one round trip less on the way to a usable page. Their answers (or
+   * errors) come back in `firstAnswers`, in order.
+   */
+  static async connect(
+    url: string,
+    token: string | undefined,
+    first: readonly { method: string; params?: unknown }[] = [],
+  ): Promise<{ connection: GatewayConnection; firstAnswers: Promise<unknown>[] }> {
     const ws = new WebSocket(url);
     await new Promise<void>((resolve, reject) => {
       ws.addEventListener("open", () => resolve(), { once: true });
       ws.addEventListener("error", () => reject(new Error(`no gateway is answering at ${url}`)), { once: true });
     });
     const connection = new GatewayConnection(ws);
+    const hello = connection.request("connect", token !== undefined ? { auth: { token } } : {});
+    const firstAnswers = first.map((r) => connection.request(r.method, r.params));
+    for (const answer of firstAnswers) answer.catch(() => undefined); // read by the caller, or dropped with the socket
     try {
-      connection.hello = await connection.request("connect", token !== undefined ? { auth: { token } } : {});
+      connection.hello = await hello;
     } catch (err) {
       ws.close();
       throw err;
     }
-    return connection;
+    return { connection, firstAnswers };
   }
 
   get closed(): boolean {

@@ -1,5 +1,5 @@
 // Small Preact hooks over a connection: one request's answer, and an event subscription.
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { GatewayConnection, GatewayEvent } from "./client.js";
 
 export interface Loaded<T> {
@@ -18,7 +18,8 @@ export function useRequest<T>(conn: GatewayConnection, method: string | undefine
     loading: true,
   });
   const [tick, setTick] = useState(0);
-  useEffect(() => {
+  // A layout effect: the request leaves in the same task as the render, not after the next paint.
+  useLayoutEffect(() => {
     let live = true;
     if (method === undefined) {
       setState({ data: undefined, error: undefined, loading: false });

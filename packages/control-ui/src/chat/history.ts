@@ -1,5 +1,5 @@
 // One session's transcript, loaded a page at a time from the end (`sessions.history` with `before`).
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { GatewayConnection } from "../api/client.js";
 import type { HistoryPage, StoredEvent } from "../api/types.js";
 import { mergeEvents } from "./transcript.js";
@@ -25,6 +25,8 @@ export interface History {
 }
 
 interface State {
+  /** The session key this state belongs to. */
+  key: string | undefined;
   events: StoredEvent[];
   sessionId: string | undefined;
   nextBefore: number | null;
@@ -33,7 +35,7 @@ interface State {
   error: string | undefined;
 }
 
-const EMPTY: State = { events: [], sessionId: undefined, nextBefore: null, loading: true, loaded: false, error: undefined };
+const EMPTY: State = { key: undefined, events: [], sessionId: undefined, nextBefore: null, loading: true, loaded: false, error: undefined };
 
 export function useHistory(conn: GatewayConnection, agentId: string | undefined, sessionKey: string | undefined): History {
   const [state, setState] = useState<State>(EMPTY);
@@ -69,11 +71,11 @@ export function useHistory(conn: GatewayConnection, agentId: string | undefined,
         const page = await fetchPage();
         if (key !== target.current.sessionKey) return;
         setState((s) => {
-          if (!page) return { ...EMPTY, loading: false, loaded: true };
+          if (!page) return { ...EMPTY, key, loading: false, loaded: true };
           const sameSession = s.sessionId === page.sessionId;
           const events = sameSession ? mergeEvents(s.events, page.events) : page.events;
           const nextBefore = sameSession && s.loaded ? s.nextBefore : cursorOf(page);
-          return { events, sessionId: page.sessionId, nextBefore, loading: false, loaded: true, error: undefined };
+          return { key, events, sessionId: page.sessionId, nextBefore, loading: false, loaded: true, error: undefined };
         });
         applied?.();
       } catch (err) {
@@ -103,17 +105,19 @@ export function useHistory(conn: GatewayConnection, agentId: string | undefined,
     }
   }, [fetchPage]);
 
-  useEffect(() => {
-    setState(EMPTY);
+  useLayoutEffect(() => {
+    setState({ ...EMPTY, key: sessionKey });
     void refresh();
   }, [agentId, sessionKey, refresh]);
 
+  // Until the first answer for this key arrives, show nothing of another key's transcript.
+  const current = state.key === sessionKey;
   return {
-    events: state.events,
+    events: current ? state.events : [],
     sessionId: state.sessionId,
     hasEarlier: state.nextBefore !== null,
     loading: state.loading,
-    loaded: state.loaded,
+    loaded: current && state.loaded,
     error: state.error,
     loadEarlier,
     refresh,

@@ -2,10 +2,10 @@
 // an error and a QR code when an account waits to be linked.
 import { Fragment } from "preact";
 import { useState } from "preact/hooks";
-import type { GatewayConnection } from "../api/client.js";
 import { useEvent, useRequest } from "../api/hooks.js";
 import type { AccountReport, ChannelReport } from "../api/types.js";
 import { QrCode } from "../qr.js";
+import type { PageProps } from "./page.js";
 
 const STATE_LABEL: Record<string, string> = {
   starting: "starting",
@@ -54,7 +54,7 @@ function Account(props: { account: AccountReport }) {
   );
 }
 
-export function ChannelsPage(props: { conn: GatewayConnection }) {
+export function ChannelsPage(props: PageProps) {
   const loaded = useRequest<{ channels: ChannelReport[] }>(props.conn, "channels.status");
   const [pushed, setPushed] = useState<ChannelReport[] | undefined>();
   useEvent(props.conn, "channels.changed", (payload) => {

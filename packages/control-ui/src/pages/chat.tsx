@@ -1,10 +1,10 @@
 // WebChat: pick an agent and session, read the history (earlier pages load on scrolling up), send,
 // watch the reply stream in, abort. `/new` and other chat commands go through like any message.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import { webchatClientId, webchatSessionKey } from "../auth.js";
-import type { GatewayConnection } from "../api/client.js";
+import { webchatClient, webchatSessionKey } from "../auth.js";
+import type { PageProps } from "./page.js";
 import { useEvent, useRequest } from "../api/hooks.js";
-import type { AgentEvent, SessionRow, StartedRun, StatusPayload } from "../api/types.js";
+import type { AgentEvent, SessionRow, StartedRun } from "../api/types.js";
 import { useHistory } from "../chat/history.js";
 import { applyAgentEvent, emptyReply, type LiveReply } from "../chat/reply.js";
 import { LiveReplyView, Row } from "../chat/rows.js";
@@ -18,13 +18,13 @@ interface Turn {
   reply: LiveReply | undefined;
 }
 
-export function ChatPage(props: { conn: GatewayConnection; query: URLSearchParams }) {
-  const { conn } = props;
-  const status = useRequest<StatusPayload>(conn, "status");
-  const agents = status.data?.agents ?? [];
+export function ChatPage(props: PageProps) {
+  const { conn, agents } = props;
   const [agentId, setAgentId] = useState<string | undefined>(props.query.get("agent") ?? undefined);
   const agent = agentId ?? agents.find((a) => a.default)?.id ?? agents[0]?.id;
-  const ownKey = useMemo(() => (agent ? webchatSessionKey(agent, webchatClientId(localStorage)) : undefined), [agent]);
+  // Read once per page: a client id minted now has no transcript to wait for.
+  const [client] = useState(() => webchatClient(localStorage));
+  const ownKey = agent ? webchatSessionKey(agent, client.id) : undefined;
   const [chosenKey, setChosenKey] = useState<string | undefined>(props.query.get("session") ?? undefined);
   const sessionKey = chosenKey ?? ownKey;
   const sessions = useRequest<{ sessions: SessionRow[] }>(conn, "sessions.list", agent ? { agentId: agent } : {}, agent);
@@ -74,17 +74,7 @@ export function ChatPage(props: { conn: GatewayConnection; query: URLSearchParam
       let reply = emptyReply(started.runId);
       for (const e of early) if (e.runId === started.runId) reply = applyAgentEvent(reply, e.event);
       setTurn({ text, reply });
-      if (reply.status !== "streaming")
-        onAgentEvent({
-          runId: started.runId,
-          event: {
-            type: "run_end",
-            runId: started.runId,
-            status: reply.status as "ok",
-            usage: { inputTokens: 0, outputTokens: 0 },
-            durationMs: 0,
-          },
-        });
+      if (reply.status !== "streaming") finish();
     } catch (err) {
       setTurn(undefined);
       setDraft(text);
@@ -98,7 +88,7 @@ export function ChatPage(props: { conn: GatewayConnection; query: URLSearchParam
   };
 
   const busy = turn !== undefined;
-  const ready = history.loaded && sessionKey !== undefined;
+  const ready = sessionKey !== undefined && (history.loaded || (client.fresh && sessionKey === ownKey));
   useEffect(() => {
     if (ready && performance.getEntriesByName(CHAT_READY_MARK).length === 0) performance.mark(CHAT_READY_MARK);
   }, [ready]);

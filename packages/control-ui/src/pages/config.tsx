@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { GatewayConnection } from "../api/client.js";
 import { RequestError } from "../api/client.js";
+import type { PageProps } from "./page.js";
 import { useRequest } from "../api/hooks.js";
 import type { ConfigIssue, ConfigRaw, DoctorPlan } from "../api/types.js";
 import { lineOfPath } from "../config-lines.js";
@@ -80,7 +81,7 @@ function Doctor(props: { conn: GatewayConnection; onFixed(): void; version: numb
   );
 }
 
-export function ConfigPage(props: { conn: GatewayConnection }) {
+export function ConfigPage(props: PageProps) {
   const { conn } = props;
   const [version, setVersion] = useState(0);
   const file = useRequest<ConfigRaw>(conn, "config.raw", undefined, version);

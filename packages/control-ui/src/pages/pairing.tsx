@@ -1,7 +1,7 @@
 // Pending pairing requests (approve / reject) and each channel's allowlist (remove), through the
 // same stores as `openclaw pairing`.
 import { useState } from "preact/hooks";
-import type { GatewayConnection } from "../api/client.js";
+import type { PageProps } from "./page.js";
 import { useRequest } from "../api/hooks.js";
 import type { PairingList } from "../api/types.js";
 
@@ -9,7 +9,7 @@ function when(ms: number | undefined): string {
   return ms === undefined ? "" : new Date(ms).toLocaleString();
 }
 
-export function PairingPage(props: { conn: GatewayConnection }) {
+export function PairingPage(props: PageProps) {
   const { conn } = props;
   const list = useRequest<PairingList>(conn, "pairing.list");
   const [message, setMessage] = useState<{ ok: boolean; text: string } | undefined>();

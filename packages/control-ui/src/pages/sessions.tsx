@@ -3,7 +3,8 @@
 import { useMemo, useState } from "preact/hooks";
 import type { GatewayConnection } from "../api/client.js";
 import { hasMethod, useRequest } from "../api/hooks.js";
-import type { SessionRow, StatusPayload } from "../api/types.js";
+import type { SessionRow } from "../api/types.js";
+import type { PageProps } from "./page.js";
 import { useHistory } from "../chat/history.js";
 import { Row } from "../chat/rows.js";
 import { transcriptRows } from "../chat/transcript.js";
@@ -67,10 +68,8 @@ function Transcript(props: { conn: GatewayConnection; agentId: string; sessionKe
   );
 }
 
-export function SessionsPage(props: { conn: GatewayConnection; query: URLSearchParams }) {
-  const { conn } = props;
-  const status = useRequest<StatusPayload>(conn, "status");
-  const agents = status.data?.agents ?? [];
+export function SessionsPage(props: PageProps) {
+  const { conn, agents } = props;
   const [agentId, setAgentId] = useState<string | undefined>(props.query.get("agent") ?? undefined);
   const agent = agentId ?? agents.find((a) => a.default)?.id ?? agents[0]?.id;
   const [query, setQuery] = useState("");

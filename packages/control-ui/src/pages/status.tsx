@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { GatewayConnection } from "../api/client.js";
 import { hasMethod, useRequest } from "../api/hooks.js";
 import type { StatusPayload } from "../api/types.js";
+import type { PageProps } from "./page.js";
 
 const LOG_REFRESH_MS = 3000;
 
@@ -44,7 +45,7 @@ function LogTail(props: { conn: GatewayConnection }) {
   );
 }
 
-export function StatusPage(props: { conn: GatewayConnection }) {
+export function StatusPage(props: PageProps) {
   const { conn } = props;
   const status = useRequest<StatusPayload>(conn, "status");
   const [now, setNow] = useState(Date.now());
