@@ -228,6 +228,28 @@ export class PairingStore implements PairingGate {
     return result.sender;
   }
 
+  /**
+   * Refuses a pending code: it is deleted and its sender stays unapproved (a new message from
+   * them gets a new code). Matched like {@link approve}. Returns the refused request; throws a
+   * UserError that says what to do when no such code is pending on the channel.
+   */
+  reject(channel: string, code: string, options: { now?: number } = {}): PendingPairing {
+    const ch = channelKey(channel);
+    const wanted = normalizePairingCode(code);
+    const now = options.now ?? Date.now();
+    const run = this.db.transaction((): PendingPairing | undefined => {
+      const row = this.stmt.pendingByCode.all(wanted).find((r) => r.channel === ch);
+      if (!row) return undefined;
+      this.stmt.deletePending.run(ch, row.code);
+      return toPending(row, now);
+    });
+    const refused = run.immediate();
+    if (!refused) {
+      throw new UserError(`No pending pairing code ${wanted} on channel "${ch}"; run \`openclaw pairing list\` to see the pending ones.`);
+    }
+    return refused;
+  }
+
   /** Pending codes that have not expired (with the time left) and approved senders, optionally of one channel. */
   list(options: { channel?: string; now?: number } = {}): { pending: PendingPairing[]; approved: ApprovedSender[] } {
     const now = options.now ?? Date.now();

@@ -25,6 +25,8 @@ export {
   setAtPath,
   unsetAtPath,
   ConfigFileError,
+  parseJson5Text,
+  configText,
   type ConfigSource,
 } from "./io/index.js";
 export { parseCliValue } from "./io/cli-value.js";

@@ -63,6 +63,40 @@ async function unknownKeysOf(migrated: Record<string, unknown>, file: string, re
 const hasChanges = (i: Inspection) => i.kind === "object" && (i.outcome.changes.length > 0 || i.moved.length > 0);
 const movedLine = (m: MovedKey, sideFile: string) => `${m.path} moved to ${sideFile} (this openclaw does not support it)`;
 
+/** What `doctor --fix` would do to the main config file: the file as written, and as it would be written. */
+export interface ConfigMigrationPlan {
+  /** The file's content as written (`{}` when there is no file). */
+  raw: Record<string, unknown>;
+  /** The content after migration; equal to `raw` when nothing changes. */
+  migrated: Record<string, unknown>;
+  /** One human line per change, as `openclaw doctor` prints them. */
+  changes: string[];
+  /** What doctor cannot migrate by itself (a key to fix by hand). */
+  problems: string[];
+}
+
+/**
+ * The config step's plan, read-only: the same inspection `openclaw doctor` does (installed
+ * plugins' rules included). A file that does not hold an object plans nothing and says so in
+ * `problems`; a file that cannot be read or parsed throws its `ConfigFileError`.
+ */
+export async function planConfigMigration(paths: OpenClawPaths): Promise<ConfigMigrationPlan> {
+  const inspected = await inspect(paths, await readConfigSource(paths.configPath));
+  if (inspected.kind === "missing") return { raw: {}, migrated: {}, changes: [], problems: [] };
+  if (inspected.kind === "not-object")
+    return { raw: {}, migrated: {}, changes: [], problems: [`${paths.configPath} must hold an object ({ … }); fix it by hand.`] };
+  const sideFile = referenceSideFilePath(paths.configPath);
+  return {
+    raw: inspected.raw,
+    migrated: inspected.migrated,
+    changes: [...inspected.outcome.changes, ...inspected.moved.map((m) => movedLine(m, sideFile))],
+    problems: [
+      ...inspected.plugins.problems.map((p) => p.message),
+      ...inspected.outcome.problems.map((p) => `${p} (in ${paths.configPath})`),
+    ],
+  };
+}
+
 /**
  * Migrates retired keys in the main config file (channel roots and every account), then
  * validates what is left. Migrations run on the file as written, so `${VAR}` references and

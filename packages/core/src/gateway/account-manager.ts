@@ -20,6 +20,8 @@ export interface AccountManagerOptions {
   routes?: HttpRouteTable;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
+  /** Called whenever an account's report may have changed, or accounts were added or removed. */
+  onChange?: () => void;
 }
 
 function asObject(value: unknown): Record<string, unknown> {
@@ -93,6 +95,7 @@ export class AccountManager implements AccountDirectory {
       this.launch(account);
       touched.push(id);
     }
+    if (touched.length > 0) this.options.onChange?.();
     return touched;
   }
 
@@ -132,6 +135,7 @@ export class AccountManager implements AccountDirectory {
       ...(options.routes ? { routes: options.routes } : {}),
       ...(options.backoff ? { backoff: options.backoff } : {}),
       ...(options.now ? { now: options.now } : {}),
+      ...(options.onChange ? { onChange: options.onChange } : {}),
     });
     this.runners.push(runner);
     this.fingerprints.set(runner, fingerprint);

@@ -35,6 +35,8 @@ export interface AccountRunnerOptions {
   routes?: HttpRouteTable;
   backoff?: Partial<BackoffPolicy>;
   now?: () => number;
+  /** Called after the account's report may have changed (state, detail, identity, ...). */
+  onChange?: () => void;
 }
 
 function errorText(err: unknown): string {
@@ -98,6 +100,7 @@ export class AccountRunner {
   markStopped(detail: string): void {
     this.report.state = "stopped";
     this.report.detail = detail;
+    this.options.onChange?.();
   }
 
   /** Fires the account's signal: its session closes (call after deliveries in flight finished). */
@@ -115,6 +118,7 @@ export class AccountRunner {
     this.report.detail = message;
     this.report.lastError = message;
     this.options.log.error(`account ${this.tag} cannot run: ${message}`);
+    this.options.onChange?.();
   }
 
   private readonly sessions = {
@@ -207,6 +211,7 @@ export class AccountRunner {
       if (report.state !== "reconnecting") report.state = "starting";
       if (report.restarts === 0) options.log.info(`account ${this.tag} starting`);
       else options.log.info(`account ${this.tag} restarted (restart #${report.restarts})`);
+      options.onChange?.();
       let failure: unknown;
       try {
         const session = await plugin.connect(ctx);
@@ -235,11 +240,13 @@ export class AccountRunner {
       report.lastError = message;
       report.detail = `${message} (restarting in ${formatDelay(delay)})`;
       options.log.warn(`account ${this.tag} crashed: ${message}; restarting in ${formatDelay(delay)}`);
+      options.onChange?.();
       await sleep(delay, signal);
     }
     report.state = "stopped";
     delete report.detail;
     options.log.info(`account ${this.tag} stopped`);
+    options.onChange?.();
   }
 
   /** The plugin reported that the account must be linked (`openclaw channels login`) first. */
@@ -269,6 +276,7 @@ export class AccountRunner {
     if (update.state === "connected" && !wasConnected) {
       this.options.log.info(`account ${this.tag} connected${report.identity ? ` as ${report.identity}` : ""}`);
     }
+    this.options.onChange?.();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { OpenClawPaths } from "../config/index.js";
 import { readConfigSource, resolveConfigSource } from "../config/index.js";
+import { normalizeBasePath } from "./control-ui.js";
 import { DEFAULT_GATEWAY_PORT, type GatewayConfigView } from "./settings.js";
 import { readLiveGatewayRecord } from "./run-record.js";
 import { readGatewayTokenFile } from "./token-file.js";
@@ -64,4 +65,35 @@ function clientUrl(
   if (running) return { url: local(running.port), urlSource: "record" };
   if (typeof config.gateway?.port === "number") return { url: local(config.gateway.port), urlSource: "config" };
   return { url: local(DEFAULT_GATEWAY_PORT), urlSource: "default" };
+}
+
+/** Where the Control UI of the local gateway opens, as `openclaw dashboard` prints it. */
+export interface ControlUiLink {
+  /** `http://127.0.0.1:<port><basePath>`, the port found like the CLI finds the gateway. */
+  url: string;
+  /** `url` + `#token=<token>` (the fragment never reaches the server's logs); `url` without a token. */
+  link: string;
+  /** False when `gateway.controlUi.enabled` is false in the config. */
+  enabled: boolean;
+  /** Where the port came from (see `resolveGatewayClientTarget`). */
+  urlSource: GatewayClientTarget["urlSource"];
+}
+
+/**
+ * The link that opens the Control UI signed in: the gateway's port and token found as for any CLI
+ * command (`resolveGatewayClientTarget`; a `ws://` URL from OPENCLAW_GATEWAY_URL keeps its host),
+ * the config's `gateway.controlUi.basePath`.
+ */
+export async function resolveControlUiLink(input: { paths: OpenClawPaths; env?: NodeJS.ProcessEnv }): Promise<ControlUiLink> {
+  const env = input.env ?? process.env;
+  const target = await resolveGatewayClientTarget({ paths: input.paths, env });
+  const block = (await readGatewayBlock(input.paths, env)).gateway?.controlUi;
+  const ws = new URL(target.url);
+  const url = `${ws.protocol === "wss:" ? "https:" : "http:"}//${ws.host}${normalizeBasePath(block?.basePath)}`;
+  return {
+    url,
+    link: target.token !== undefined ? `${url}#token=${encodeURIComponent(target.token)}` : url,
+    enabled: block?.enabled !== false,
+    urlSource: target.urlSource,
+  };
 }

@@ -7,6 +7,8 @@ export class GatewayRequestError extends Error {
     readonly code: ErrorCode | string,
     message: string,
     readonly method: string,
+    /** The error's `details`, when the server sent any (e.g. `config.set`'s `{issues}`). */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = "GatewayRequestError";
@@ -146,6 +148,6 @@ export class GatewayClient {
     const pending = this.pending.get(frame.id);
     if (!pending) return;
     if (frame.ok) pending.resolve(frame.payload);
-    else pending.reject(new GatewayRequestError(frame.error.code, frame.error.message, pending.method));
+    else pending.reject(new GatewayRequestError(frame.error.code, frame.error.message, pending.method, frame.error.details));
   }
 }

@@ -1,9 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { AgentEvent, AgentRuntime, RunStatus } from "../agent/index.js";
+import type { ChatCommands } from "../commands/index.js";
 import type { MessageQueue, SubmitOutcome } from "../queue/index.js";
 import { ControlError } from "./protocol.js";
 import type { Connection } from "./control-server.js";
-import { resolveSessionTarget } from "./session-target.js";
+import { resolveSessionTarget, webchatSessionKey } from "./session-target.js";
+
+/** What starts a control turn: the message, and where it goes (see `resolveSessionTarget`; `webchat` picks the client's WebChat session when no key is given). */
+export interface TurnParams {
+  message: string;
+  agentId?: string;
+  sessionKey?: string;
+  webchat?: { clientId: string };
+}
 
 /** What `chat.send` answers, and what ends an `agent` stream. */
 export interface ControlRunResult {
@@ -27,7 +36,10 @@ interface TrackedRun {
 /**
  * Turns started over the control API (`agent`, `chat.send`) and their cancellation
  * (`chat.abort`). Every turn goes through the message queue, so it respects the session lanes and
- * the queue mode like a channel message does. Control run ids are minted here and returned at once.
+ * the queue mode like a channel message does; chat commands (`/status`, `/model`, `/stop`, ...)
+ * are answered by the same handler as in a channel's direct chat (`commands`), and `/new`,
+ * `/reset` and `/queue` by the runtime and the queue as there. Control run ids are minted here
+ * and returned at once.
  */
 export class ControlRuns {
   private readonly runs = new Map<string, TrackedRun>();
@@ -36,16 +48,14 @@ export class ControlRuns {
     private readonly runtime: AgentRuntime,
     private readonly queue: MessageQueue,
     private readonly accepting: () => boolean,
+    private readonly commands?: ChatCommands,
   ) {}
 
   /**
    * Starts a turn and streams its events to `connection` as `agent` events `{runId, event}`,
    * ending with `run_end`. Returns at once; the turn is submitted right after the response left.
    */
-  startStreaming(
-    params: { message: string; agentId?: string; sessionKey?: string },
-    connection: Connection,
-  ): { runId: string; agentId: string; sessionKey: string } {
+  startStreaming(params: TurnParams, connection: Connection): { runId: string; agentId: string; sessionKey: string } {
     const started = this.prepare(params);
     const { runId } = started;
     const emit = (event: AgentEvent) => {
@@ -56,7 +66,7 @@ export class ControlRuns {
   }
 
   /** Runs a turn and resolves with its final reply (no streaming). */
-  async send(params: { message: string; agentId?: string; sessionKey?: string }): Promise<ControlRunResult> {
+  async send(params: TurnParams): Promise<ControlRunResult> {
     const started = this.prepare(params);
     return this.execute(started, params.message, () => undefined);
   }
@@ -80,9 +90,11 @@ export class ControlRuns {
     return { aborted: summary.aborted.length, cancelled: summary.cancelled };
   }
 
-  private prepare(params: { agentId?: string; sessionKey?: string }): { runId: string; agentId: string; sessionKey: string } {
+  private prepare(params: TurnParams): { runId: string; agentId: string; sessionKey: string } {
     if (!this.accepting()) throw new ControlError("shutting_down", "the gateway is shutting down and takes no new runs");
     const { agentId, sessionKey } = resolveSessionTarget(this.runtime, params);
+    if (params.webchat && !params.sessionKey)
+      return { runId: randomUUID(), agentId, sessionKey: webchatSessionKey(agentId, params.webchat.clientId) };
     return { runId: randomUUID(), agentId, sessionKey };
   }
 
@@ -103,8 +115,21 @@ export class ControlRuns {
     };
     let result: ControlRunResult;
     try {
-      const outcome = await this.queue.submit({ agentId, sessionKey, text: message, onEvent: forward });
-      result = await this.settle(outcome, tracked, started);
+      const command = await this.commands?.handle({
+        text: message,
+        agentId,
+        sessionKey,
+        channel: "webchat",
+        chatKind: "direct",
+        mentionsBot: true,
+      });
+      if (command?.kind === "reply") {
+        result = { ...started, status: "ok", text: command.text, silent: false };
+      } else {
+        const text = command?.text ?? message;
+        const outcome = await this.queue.submit({ agentId, sessionKey, text, onEvent: forward });
+        result = await this.settle(outcome, tracked, started);
+      }
     } catch (err) {
       const text = `The run failed: ${(err as Error)?.message ?? String(err)}`;
       if (!ended) emit({ type: "error", kind: "internal", message: text });

@@ -11,6 +11,7 @@ import {
   type ErrorShape,
   type ServerFrame,
 } from "./protocol.js";
+import type { ControlUi } from "./control-ui.js";
 import type { HttpRouteTable } from "./http-routes.js";
 import { refusedUpgrade } from "./request-origin.js";
 import type { GatewayLogger } from "./types.js";
@@ -43,6 +44,8 @@ export interface ControlServerOptions {
   allowedOrigins?: readonly string[];
   /** HTTP routes plugins registered (webhooks), served on this listener. */
   routes?: HttpRouteTable;
+  /** The Control UI's static files (`gateway.controlUi.enabled`); unset: no UI. */
+  controlUi?: ControlUi;
 }
 
 const WS_PATHS = new Set(["/", "/ws"]);
@@ -68,7 +71,8 @@ function byteLength(data: RawData): number {
 
 /**
  * The HTTP server of the gateway: `GET /health` (no auth), the WebSocket control API on `/`
- * and `/ws`, and the HTTP routes plugins registered (webhooks; each checks its own requests). An upgrade from a browser origin that is not allowed, or (on a loopback bind) through
+ * and `/ws`, the HTTP routes plugins registered (webhooks; each checks its own requests), and the
+ * Control UI's files under its base path (plain HTTP GETs; the app then opens the WebSocket). An upgrade from a browser origin that is not allowed, or (on a loopback bind) through
  * a Host that is not a loopback name, is refused with 403 before any frame (see `refusedUpgrade`). The first request on a socket must be `connect` with the token; anything else, a bad
  * token, or a frame over 64 KiB before that, gets an error response and the socket is closed.
  */
@@ -144,9 +148,10 @@ export class ControlServer {
       res.end(JSON.stringify(body));
     };
     if (pathname === "/health" && (req.method === "GET" || req.method === "HEAD")) return send(200, { ok: true });
+    if (this.options.routes?.serve(pathname, req, res)) return;
+    if (pathname !== "/ws" && this.options.controlUi?.serve(req, res, pathname)) return;
     if (WS_PATHS.has(pathname))
       return send(426, { ok: false, error: "this is the WebSocket control API; connect with a WebSocket client" });
-    if (this.options.routes?.serve(pathname, req, res)) return;
     send(404, { ok: false, error: "not found" });
   }
 

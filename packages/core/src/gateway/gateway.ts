@@ -19,9 +19,13 @@ import { ConfigReloader } from "./config-reload.js";
 import { ControlRuns } from "./control-runs.js";
 import { ControlServer } from "./control-server.js";
 import { HttpRouteTable } from "./http-routes.js";
+import { ControlUi, defaultControlUiDir, normalizeBasePath } from "./control-ui.js";
 import { ACCOUNT_CLOSE_GRACE_MS, DEFAULT_SHUTDOWN_TIMEOUT_MS, GATEWAY_EVENTS } from "./constants.js";
 import { CursorStore } from "./cursor-store.js";
 import { createStreamLogger, scrubbingLogger } from "./log.js";
+import { LogTail, teeLogger } from "./log-tail.js";
+import { ChannelChangeFeed } from "./channel-events.js";
+import { createChatCommands } from "../commands/index.js";
 import { createMethods } from "./methods.js";
 import { assertChannelPluginsPresent, discoverChannelPlugins } from "./plugin-source.js";
 import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./protocol.js";
@@ -54,7 +58,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // Every log line (plugins' too) and every status answer goes through the scrubber, which learns
   // the configured secrets as the config is read.
   const scrubber = new SecretScrubber();
-  const log = scrubbingLogger(options.log ?? createStreamLogger(), scrubber);
+  // The tail for `logs.tail` sits behind the scrubber, so it only ever holds scrubbed lines.
+  const logTail = new LogTail();
+  const log = scrubbingLogger(teeLogger(options.log ?? createStreamLogger(), logTail), scrubber);
   const { paths } = options;
   const version = options.version ?? gatewayVersion();
   const startedAt = Date.now();
@@ -150,6 +156,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       }
     };
     const routes = new HttpRouteTable(log);
+    let channelFeed: ChannelChangeFeed | undefined;
     const accounts = new AccountManager({
       plugins: pluginMap,
       channels: config.channels as Record<string, unknown>,
@@ -160,6 +167,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       log,
       routes,
       ...(options.backoff ? { backoff: options.backoff } : {}),
+      onChange: () => channelFeed?.notify(),
     });
     pipeline = await options.pipelineFactory({
       config,
@@ -175,7 +183,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
 
     let actualPort = port;
-    const runs = new ControlRuns(runtime, queue, () => accepting);
+    const runs = new ControlRuns(runtime, queue, () => accepting, createChatCommands({ runtime, queue }));
     const methods = createMethods({
       runtime,
       config,
@@ -184,7 +192,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       channels: () => accounts.status(),
       info: () => ({ version, startedAt, port: actualPort, bind, host }),
       accepting: () => accepting,
+      paths,
+      env,
+      channelDefinitions,
+      stateDb,
+      logTail,
     });
+    const uiSettings = config.gateway.controlUi;
+    const controlUi = uiSettings.enabled
+      ? new ControlUi({
+          dir: options.controlUiDir ?? defaultControlUiDir(),
+          basePath: normalizeBasePath(uiSettings.basePath),
+          host,
+          port: () => actualPort,
+          log,
+        })
+      : undefined;
     const server = new ControlServer({
       host,
       port,
@@ -193,6 +216,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       log,
       allowedOrigins: config.gateway.controlUi.allowedOrigins,
       routes,
+      ...(controlUi ? { controlUi } : {}),
       hello: () => ({
         protocol: PROTOCOL_VERSION,
         server: { name: "openclaw", version, pid: process.pid },
@@ -211,11 +235,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       throw err;
     }
     cleanup.push(() => server.close());
+    channelFeed = new ChannelChangeFeed(
+      () => accounts.status(),
+      (channels) => server.broadcast("channels.changed", { channels: scrubber.value(channels) }),
+    );
     // Clients (`openclaw status`, `channels status`, `agent`) find this port in the record.
     const listening = actualPort;
     writeGatewayRecord(paths.stateDir, { pid: process.pid, port: listening, bind, startedAt });
     cleanup.push(() => removeGatewayRecord(paths.stateDir, process.pid, listening));
     const url = `ws://${bind === "lan" ? "127.0.0.1" : host}:${actualPort}/`;
+    const controlUiUrl = controlUi ? `http://127.0.0.1:${actualPort}${controlUi.basePath}` : undefined;
     log.info(`listening on ws://${host}:${actualPort} (bind ${bind}, auth ${auth.mode}; health: http://${host}:${actualPort}/health)`);
 
     accounts.startAll();
@@ -273,6 +302,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       host,
       bind,
       url,
+      controlUiUrl,
       token: auth.token,
       config,
       runtime,

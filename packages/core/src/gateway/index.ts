@@ -55,7 +55,7 @@ export {
 } from "./protocol.js";
 export type { ControlRunResult } from "./control-runs.js";
 export { GatewayClient, GatewayRequestError, GatewayUnavailableError, type GatewayClientOptions } from "./client.js";
-export { resolveGatewayClientTarget, type GatewayClientTarget } from "./client-target.js";
+export { resolveControlUiLink, resolveGatewayClientTarget, type ControlUiLink, type GatewayClientTarget } from "./client-target.js";
 export { createStreamLogger, silentLogger } from "./log.js";
 export type { ConfigReloadReport } from "../tools/index.js";
 export { connectToGateway } from "./connect.js";

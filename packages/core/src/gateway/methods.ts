@@ -1,12 +1,19 @@
+import type { ChannelConfigDefinition } from "@openclaw/plugin-sdk/config";
 import { z } from "zod";
 import { listAgentIds, resolveDefaultAgentId } from "../agents/index.js";
 import type { AgentRuntime } from "../agent/index.js";
-import { getAtPath, parseConfigPath, type OpenClawConfig } from "../config/index.js";
+import { getAtPath, parseConfigPath, type OpenClawConfig, type OpenClawPaths } from "../config/index.js";
+import type { StateDb } from "../state/index.js";
 import type { ControlRuns } from "./control-runs.js";
 import type { MethodHandler } from "./control-server.js";
+import { LOG_TAIL_LINES, type LogTail } from "./log-tail.js";
+import { parseParams as parse } from "./method-params.js";
+import { configMethods } from "./methods-config.js";
+import { doctorMethods } from "./methods-doctor.js";
+import { pairingMethods } from "./methods-pairing.js";
+import { sessionMethods } from "./methods-sessions.js";
 import { ControlError } from "./protocol.js";
 import type { SecretScrubber } from "../redaction/index.js";
-import { resolveSessionTarget } from "./session-target.js";
 import type { ChannelStatusReport, GatewayBind } from "./types.js";
 
 /** What the method handlers read from the running gateway. */
@@ -20,34 +27,29 @@ export interface MethodDeps {
   info(): { version: string; startedAt: number; port: number; bind: GatewayBind; host: string };
   /** False once shutdown began. */
   accepting(): boolean;
+  paths: OpenClawPaths;
+  env: NodeJS.ProcessEnv;
+  /** The channel definitions of the loaded plugins (config validation). */
+  channelDefinitions: readonly ChannelConfigDefinition[];
+  /** The shared state database (pairing). */
+  stateDb: StateDb;
+  /** The gateway's recent (scrubbed) log lines. */
+  logTail: LogTail;
 }
-
-const MAX_HISTORY = 1000;
-const DEFAULT_HISTORY = 100;
 
 const turnParams = z.object({
   message: z.string().min(1, "message must not be empty"),
   agentId: z.string().min(1).optional(),
   sessionKey: z.string().min(1).optional(),
+  webchat: z.object({ clientId: z.string().min(1) }).optional(),
 });
 const abortParams = z.object({
   runId: z.string().min(1).optional(),
   sessionKey: z.string().min(1).optional(),
   agentId: z.string().min(1).optional(),
 });
-const listParams = z.object({ agentId: z.string().min(1).optional() });
-const historyParams = z.object({
-  sessionKey: z.string().min(1),
-  agentId: z.string().min(1).optional(),
-  limit: z.int().min(1).max(MAX_HISTORY).optional(),
-});
 const configParams = z.object({ path: z.string().min(1).optional() });
-
-function parse<T extends z.ZodType>(schema: T, params: unknown, method: string): z.output<T> {
-  const result = schema.safeParse(params ?? {});
-  if (!result.success) throw new ControlError("invalid_params", `${method}: ${z.prettifyError(result.error).replace(/\n/g, "; ")}`);
-  return result.data;
-}
+const logsParams = z.object({ lines: z.int().min(1).max(LOG_TAIL_LINES).optional() });
 
 /** One summary line per channel for `status`. */
 function channelSummary(channels: ChannelStatusReport[]) {
@@ -88,32 +90,14 @@ export function createMethods(deps: MethodDeps): Record<string, MethodHandler> {
 
     "chat.abort": (params) => runs.abort(parse(abortParams, params, "chat.abort")),
 
-    "sessions.list": (params) => {
-      const { agentId: requested } = parse(listParams, params, "sessions.list");
-      const { agentId } = resolveSessionTarget(runtime, requested ? { agentId: requested } : {});
-      const sessions = runtime
-        .store(agentId)
-        .listSessions()
-        .map((s) => ({
-          key: s.key,
-          sessionId: s.sessionId,
-          updatedAt: s.updatedAt,
-          chatType: s.chatType ?? null,
-          channel: typeof s.entry.channel === "string" ? s.entry.channel : null,
-          displayName: typeof s.entry.displayName === "string" ? s.entry.displayName : null,
-          eventCount: s.eventCount,
-        }));
-      return { agentId, sessions };
-    },
+    ...sessionMethods(runtime),
+    ...pairingMethods(deps.stateDb),
+    ...configMethods({ paths: deps.paths, env: deps.env, channels: deps.channelDefinitions, scrubber: deps.scrubber }),
+    ...doctorMethods({ paths: deps.paths, scrubber: deps.scrubber }),
 
-    "sessions.history": (params) => {
-      const p = parse(historyParams, params, "sessions.history");
-      const { agentId, sessionKey } = resolveSessionTarget(runtime, p);
-      const store = runtime.store(agentId);
-      const entry = store.getEntry(sessionKey);
-      if (!entry) throw new ControlError("not_found", `no session "${sessionKey}" for agent "${agentId}"`);
-      const events = store.readTail(entry.sessionId, p.limit ?? DEFAULT_HISTORY);
-      return { agentId, sessionKey, sessionId: entry.sessionId, total: store.countEvents(entry.sessionId), events };
+    "logs.tail": (params) => {
+      const { lines } = parse(logsParams, params, "logs.tail");
+      return { lines: deps.logTail.tail(lines ?? 100) };
     },
 
     // Account details and last errors may quote a platform's answer (URLs, tokens).

@@ -24,6 +24,7 @@ export type ErrorCode =
   | "unknown_method"
   | "invalid_params"
   | "not_found"
+  | "conflict"
   | "shutting_down"
   | "payload_too_large"
   | "internal";

@@ -1,5 +1,5 @@
 import type { AgentRuntime } from "../agent/index.js";
-import { parseSessionKey } from "../sessions/index.js";
+import { normalizeAgentId, parseSessionKey } from "../sessions/index.js";
 import { ControlError } from "./protocol.js";
 
 /**
@@ -25,4 +25,21 @@ export function resolveSessionTarget(
   }
   if (!rawKey || rawKey.toLowerCase() === "main") return { agentId, sessionKey: runtime.mainSessionKey(agentId) };
   return { agentId, sessionKey: rawKey.toLowerCase() };
+}
+
+/** Characters a WebChat client id may hold (it becomes part of a session key). */
+const CLIENT_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/i;
+
+/**
+ * The session key of a WebChat client: `agent:<agentId>:webchat:<clientId>` (lowercased). Throws
+ * `invalid_params` for a client id that is not 1-64 letters, digits, `_` or `-`.
+ */
+export function webchatSessionKey(agentId: string, clientId: string): string {
+  if (!CLIENT_ID.test(clientId)) {
+    throw new ControlError(
+      "invalid_params",
+      "webchat.clientId must be 1-64 letters, digits, '_' or '-' (e.g. a random id the browser keeps)",
+    );
+  }
+  return `agent:${normalizeAgentId(agentId)}:webchat:${clientId.toLowerCase()}`;
 }

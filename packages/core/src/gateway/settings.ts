@@ -11,6 +11,7 @@ export interface GatewayConfigView {
     port?: number;
     bind?: string;
     auth?: { mode?: string; token?: string };
+    controlUi?: { enabled?: boolean; basePath?: string };
   };
 }
 

@@ -153,6 +153,11 @@ export interface GatewayOptions {
   backups?: Pick<BackupScheduleOptions, "intervalMs" | "keep" | "now" | "timers">;
   /** Quiet time after the last change of the config file before it is reloaded; default 300 ms. */
   reloadDebounceMs?: number;
+  /**
+   * The built Control UI to serve (index.html + assets/); default `dist/control-ui/` of this
+   * package. Tests pass a small fixture folder. Ignored with `gateway.controlUi.enabled: false`.
+   */
+  controlUiDir?: string;
 }
 
 /** State of one account, as `status()` and `channels.status` report it. */
@@ -194,6 +199,11 @@ export interface Gateway {
   readonly bind: GatewayBind;
   /** `ws://<host>:<port>/` with `127.0.0.1` for a lan bind. */
   readonly url: string;
+  /**
+   * `http://127.0.0.1:<port><basePath>` where the Control UI answers (without the token; add
+   * `#token=<token>` to open it signed in); undefined with `gateway.controlUi.enabled: false`.
+   */
+  readonly controlUiUrl: string | undefined;
   /** The token clients authenticate with; undefined with `gateway.auth.mode: "none"`. */
   readonly token: string | undefined;
   /** The running config; a config reload replaces its contents in place (`gateway.*` and `plugins` excepted). */

@@ -23,8 +23,17 @@ export interface SessionReader {
   getSession(sessionId: string): SessionRecord | undefined;
   /** Every session ever minted for a key, oldest first (resets keep the old rows). */
   sessionHistory(key: string): SessionRecord[];
-  /** The last `n` events of a session in transcript order (oldest of them first). */
-  readTail(sessionId: string, n: number): StoredEvent[];
+  /**
+   * The last `n` events of a session in transcript order (oldest of them first); with
+   * `beforeSeq`, the last `n` of those whose `seq` is below it (a page further back).
+   */
+  readTail(sessionId: string, n: number, options?: { beforeSeq?: number }): StoredEvent[];
+  /**
+   * Ids of the sessions among `sessionIds` with a message whose content contains `text`
+   * (case-insensitive for ASCII; matched in the content's JSON form), each with the first
+   * matching event's seq.
+   */
+  findText(sessionIds: readonly string[], text: string): Map<string, number>;
   /** Events with `seq > afterSeq` (default 0) in order, at most `limit` (default: all). */
   readEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): StoredEvent[];
   /** Number of events in a session, the `session` header included; 0 for an unknown id. */
@@ -55,6 +64,13 @@ export class SqliteSessionReader implements SessionReader {
       history: db.prepare<[string], SessionRow>("SELECT * FROM sessions WHERE session_key = ? ORDER BY created_at, rowid"),
       tail: db.prepare<[string, number], { seq: number; event_json: string }>(
         "SELECT seq, event_json FROM transcript_events WHERE session_id = ? ORDER BY seq DESC LIMIT ?",
+      ),
+      tailBefore: db.prepare<[string, number, number], { seq: number; event_json: string }>(
+        "SELECT seq, event_json FROM transcript_events WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+      ),
+      find: db.prepare<[string, string], { seq: number }>(
+        `SELECT seq FROM transcript_events WHERE session_id = ? AND json_extract(event_json, '$.type') = 'message'
+           AND CAST(json_extract(event_json, '$.message.content') AS TEXT) LIKE ? ESCAPE '\\' ORDER BY seq LIMIT 1`,
       ),
       range: db.prepare<[string, number, number], { seq: number; event_json: string }>(
         "SELECT seq, event_json FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
@@ -92,15 +108,28 @@ export class SqliteSessionReader implements SessionReader {
     return this.q.history.all(normalizeStoreKey(key)).map(toSessionRecord);
   }
 
-  readTail(sessionId: string, n: number): StoredEvent[] {
+  readTail(sessionId: string, n: number, options: { beforeSeq?: number } = {}): StoredEvent[] {
     if (!(n > 0)) return [];
-    const rows = this.q.tail.all(sessionId, Math.floor(n));
+    const rows =
+      options.beforeSeq === undefined
+        ? this.q.tail.all(sessionId, Math.floor(n))
+        : this.q.tailBefore.all(sessionId, options.beforeSeq, Math.floor(n));
     const out: StoredEvent[] = new Array(rows.length);
     for (let i = 0, j = rows.length - 1; j >= 0; i++, j--) {
       const r = rows[j]!;
       out[i] = { seq: r.seq, event: parseEvent(r.event_json) };
     }
     return out;
+  }
+
+  findText(sessionIds: readonly string[], text: string): Map<string, number> {
+    const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const found = new Map<string, number>();
+    for (const id of sessionIds) {
+      const row = this.q.find.get(id, pattern);
+      if (row) found.set(id, row.seq);
+    }
+    return found;
   }
 
   readEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): StoredEvent[] {

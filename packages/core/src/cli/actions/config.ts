@@ -1,8 +1,5 @@
 // `openclaw config validate|get|set|unset|schema`, loaded only when one of them runs.
 import {
-  notYetActiveWarnings,
-  streamingWarnings,
-  securityWarnings,
   ConfigError,
   ConfigFileError,
   configJsonSchema,
@@ -15,68 +12,29 @@ import {
   setAtPath,
   unsetAtPath,
   UserError,
-  validateConfig,
-  updateConfigFile,
   type ConfigProblem,
   type ConfigSource,
   type OpenClawPaths,
 } from "../../config/index.js";
+import { changeConfigFile, validateRawConfig } from "../../config-edit/index.js";
 import { resolveConfigRegistry } from "../../plugins/index.js";
 import { redactSecrets } from "../../redaction/index.js";
 import type { CliContext } from "../context.js";
 import { formatValue, writeJson, writeLine } from "../output.js";
 
-type Validation = { ok: true; config: unknown } | { ok: false; problems: ConfigProblem[] };
+/** The registry of the installed plugins, as `openclaw` loads them. */
+const installedPlugins = (paths: OpenClawPaths) => (resolved: unknown) => resolveConfigRegistry(resolved, paths);
 
-/**
- * Validates the raw content of the main file as it would be loaded: the built-in schema plus the
- * installed plugins' channel definitions. Plugin errors count as problems; `warnings` are not.
- */
-async function validateRaw(paths: OpenClawPaths, raw: unknown): Promise<{ resolved: unknown; result: Validation; warnings: string[] }> {
-  const file = paths.configPath;
-  const resolved = await resolveConfigSource(raw, { file });
-  const plugins = await resolveConfigRegistry(resolved, paths);
-  const result = validateConfig(resolved, plugins.registry);
-  const problems = [...plugins.problems, ...(result.ok ? [] : result.problems)];
-  const inactive = result.ok ? notYetActiveWarnings(result.config as Parameters<typeof notYetActiveWarnings>[0]) : [];
-  const streaming = result.ok ? [...streamingWarnings(resolved, plugins.registry), ...securityWarnings(resolved)] : [];
-  return {
-    resolved,
-    result: problems.length ? { ok: false, problems } : result,
-    warnings: [...plugins.warnings, ...inactive, ...streaming],
-  };
+/** Validates the raw content of the main file as it would be loaded, with the installed plugins. */
+function validateRaw(paths: OpenClawPaths, raw: unknown) {
+  return validateRawConfig(raw, { file: paths.configPath, resolveRegistry: installedPlugins(paths) });
 }
 
-const problemKey = (p: ConfigProblem) => `${p.path}\u0000${p.message}`;
-
-/**
- * Changes the main file under its lock (`updateConfigFile`): `change` gets the file as written
- * and returns the new content, which is written only when it adds no new problem to those the
- * current content already had.
- */
-async function changeConfigFile(ctx: CliContext, what: string, change: (source: ConfigSource) => Record<string, unknown>) {
-  const file = ctx.paths().configPath;
-  let remaining: ConfigProblem[] = [];
-  const { backupPath } = await updateConfigFile(file, async (source) => {
-    const next = change(source);
-    let before: ConfigProblem[] = [];
-    try {
-      const b = await validateRaw(ctx.paths(), source.raw);
-      if (!b.result.ok) before = b.result.problems;
-    } catch {
-      // An unresolvable current file: judge the new content on its own.
-    }
-    const after = await validateRaw(ctx.paths(), next);
-    if (!after.result.ok) {
-      const known = new Set(before.map(problemKey));
-      const added = after.result.problems.filter((p) => !known.has(problemKey(p)));
-      if (added.length > 0) {
-        throw new UserError(`Not written: ${what} would make the config invalid.\n${formatProblems(file, added)}`);
-      }
-      remaining = after.result.problems;
-    }
-    return next;
-  });
+/** Writes a change through the validated, locked write (see `changeConfigFile`) and reports it. */
+async function changeConfig(ctx: CliContext, what: string, change: (source: ConfigSource) => Record<string, unknown>) {
+  const paths = ctx.paths();
+  const file = paths.configPath;
+  const { backupPath, remaining } = await changeConfigFile(what, change, { file, resolveRegistry: installedPlugins(paths) });
   writeLine(ctx.stdout, `${what} in ${file}${backupPath ? ` (previous version kept as ${backupPath})` : ""}`);
   if (remaining.length > 0) {
     writeLine(ctx.stderr, `Warning: the config still has problems it had before:\n${formatProblems(file, remaining)}`);
@@ -144,7 +102,7 @@ export async function getConfigValue(ctx: CliContext, pathText: string, opts: { 
 export async function setConfigValue(ctx: CliContext, pathText: string, valueText: string): Promise<void> {
   const segments = parseConfigPath(pathText);
   const value = parseCliValue(valueText);
-  await changeConfigFile(ctx, `Set ${pathText}`, ({ raw }) => {
+  await changeConfig(ctx, `Set ${pathText}`, ({ raw }) => {
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       throw new UserError(`${ctx.paths().configPath} does not hold an object; fix it by hand first.`);
     }
@@ -155,7 +113,7 @@ export async function setConfigValue(ctx: CliContext, pathText: string, valueTex
 /** `config unset`: removes a key; a key that is not set is a UserError. */
 export async function unsetConfigValue(ctx: CliContext, pathText: string): Promise<void> {
   const segments = parseConfigPath(pathText);
-  await changeConfigFile(ctx, `Removed ${pathText}`, ({ exists, raw }) => {
+  await changeConfig(ctx, `Removed ${pathText}`, ({ exists, raw }) => {
     const next = structuredClone(raw) as Record<string, unknown>;
     if (!exists || !unsetAtPath(next, segments)) {
       throw new UserError(`${pathText} is not set in ${ctx.paths().configPath}; nothing to remove.`);

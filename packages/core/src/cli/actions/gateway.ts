@@ -32,6 +32,9 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
     ...(bind !== undefined ? { bind } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),
   });
+  if (gateway.controlUiUrl) {
+    ctx.stdout.write(`Control UI: ${gateway.controlUiUrl} (open it signed in with \`openclaw dashboard\`)\n`);
+  }
 
   await new Promise<void>((resolve) => {
     let signals = 0;

@@ -18,3 +18,5 @@ export { configLockPath, CONFIG_LOCK_STALE_MS, CONFIG_LOCK_WAIT_MS, type ConfigL
 export { parseConfigPath, formatConfigPath, getAtPath, setAtPath, unsetAtPath } from "./config-path.js";
 export { parseCliValue } from "./cli-value.js";
 export { deepMerge } from "./merge.js";
+export { parseJson5Text, type ParseOutcome } from "./json5-text.js";
+export { configText } from "./write.js";

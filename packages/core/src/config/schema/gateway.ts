@@ -30,6 +30,15 @@ export const gatewaySchema = z
       .describe("How control API clients authenticate."),
     controlUi: z
       .strictObject({
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe("Serve the Control UI (the browser app) over HTTP on the gateway's port (default true)."),
+        basePath: z
+          .string()
+          .regex(/^\/[A-Za-z0-9._~/-]*$/, 'use a URL path such as "/" or "/openclaw"')
+          .default("/")
+          .describe('URL path the Control UI is served under (default "/"; e.g. "/openclaw" for a reverse proxy).'),
         allowedOrigins: z
           .array(z.url())
           .default([])
