@@ -1,4 +1,5 @@
-// A QR code drawn as inline SVG (no canvas, no data: URL, no style attribute). The encoder is
+// A QR code drawn as inline SVG (no canvas, no data: URL, no style attribute), black on white
+// whatever the page's colour scheme, with the quiet zone phones need. The encoder is
 // loaded on demand so it costs nothing until a channel actually needs a scan.
 import { useEffect, useState } from "preact/hooks";
 
@@ -40,8 +41,8 @@ export function QrCode(props: { data: string; label: string }) {
       shape-rendering="crispEdges"
       data-qr={props.data}
     >
-      <rect class="qr-bg" x={-quiet} y={-quiet} width={box} height={box} />
-      <path class="qr-fg" d={shape.d} />
+      <rect fill="#fff" x={-quiet} y={-quiet} width={box} height={box} />
+      <path fill="#000" d={shape.d} />
     </svg>
   );
 }

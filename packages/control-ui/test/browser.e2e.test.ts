@@ -3,7 +3,9 @@
 // answered through the fake Telegram Bot API, fix a config error. Screenshots of every page go to
 // test-artifacts/ (CI keeps them).
 import { readFileSync, writeFileSync } from "node:fs";
+import jsQR from "jsqr";
 import JSON5 from "json5";
+import { PNG } from "pngjs";
 import type { Browser } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, launchBrowser, openLoggedIn, screenshot, startUiGateway, watchConsole, type UiGateway } from "./harness.js";
@@ -133,6 +135,12 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     await screenshot(page, "sessions");
     await page.evaluate(() => (location.hash = "#/status"));
     await page.getByTestId("version").waitFor();
+    // The log tail shows the gateway's own lines as text.
+    await page
+      .getByTestId("log")
+      .filter({ hasText: /info\s+\S/ })
+      .waitFor();
+    expect(await page.getByTestId("log").textContent()).not.toContain("[object");
     await screenshot(page, "status");
     expect(problems).toEqual([]);
     await context.close();
@@ -167,6 +175,45 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     expect(saved.agents.defaults.model).toBe("local/llama");
     await expect.poll(() => page.locator(".gutter li.bad").count()).toBe(0);
     await screenshot(page, "config");
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+describe.runIf(run)("the WhatsApp QR on the Channels page", () => {
+  it("draws the QR that channels.status carries as a code a phone can read", async () => {
+    ui = await startUiGateway();
+    const qrText = "2@Yq0n9sHc3kP+fake-link-ref,Jm2xk1c/fakeKey=,Q0bKfakeIdentity=,fakeAdv==";
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    // The gateway answers as a WhatsApp account waiting for its link would (this gateway runs no
+    // WhatsApp account, so the answer is amended on the wire; everything else is the real API).
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      const server = ws.connectToServer();
+      server.onMessage((message) => {
+        const frame = JSON.parse(String(message)) as { type: string; id?: string; payload?: { channels?: unknown[] } };
+        if (frame.type === "res" && frame.payload && Array.isArray(frame.payload.channels)) {
+          frame.payload.channels = [
+            {
+              channel: "whatsapp",
+              label: "WhatsApp",
+              accounts: [
+                { channel: "whatsapp", accountId: "default", state: "needs-login", restarts: 0, login: { kind: "qr", data: qrText } },
+              ],
+            },
+          ];
+        }
+        ws.send(JSON.stringify(frame));
+      });
+    });
+    await openLoggedIn(page, ui, "#/channels");
+    const svg = page.locator('[data-channel="whatsapp"] svg.qr');
+    await svg.waitFor();
+    const png = PNG.sync.read(await svg.screenshot());
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(decoded?.data).toBe(qrText);
+    await screenshot(page, "channels-qr");
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

@@ -122,3 +122,10 @@ export interface DoctorPlan {
   /** What doctor cannot fix by itself. */
   problems?: string[];
 }
+
+/** One line of `logs.tail` (already scrubbed of secrets by the gateway). */
+export interface LogLine {
+  ts: number;
+  level: "info" | "warn" | "error";
+  message: string;
+}

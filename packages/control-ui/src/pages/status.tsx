@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { GatewayConnection } from "../api/client.js";
 import { hasMethod, useRequest } from "../api/hooks.js";
-import type { StatusPayload } from "../api/types.js";
+import type { LogLine, StatusPayload } from "../api/types.js";
 import type { PageProps } from "./page.js";
 
 const LOG_REFRESH_MS = 3000;
@@ -20,6 +20,12 @@ export function formatUptime(ms: number): string {
   return `${s}s`;
 }
 
+/** One `logs.tail` line as the terminal shows it: time, level, message. */
+export function logLine(line: LogLine): string {
+  const time = new Date(line.ts).toLocaleTimeString();
+  return `${time} ${line.level.padEnd(5)} ${line.message}`;
+}
+
 /** A value the UI does not know the shape of (heartbeat, cron), as readable key/value lines. */
 function Facts(props: { value: unknown }) {
   const { value } = props;
@@ -29,7 +35,7 @@ function Facts(props: { value: unknown }) {
 
 function LogTail(props: { conn: GatewayConnection }) {
   const [tick, setTick] = useState(0);
-  const logs = useRequest<{ lines: string[] }>(props.conn, "logs.tail", { lines: 200 }, tick);
+  const logs = useRequest<{ lines: LogLine[] }>(props.conn, "logs.tail", { lines: 200 }, tick);
   useEffect(() => {
     const timer = setInterval(() => setTick((t) => t + 1), LOG_REFRESH_MS);
     return () => clearInterval(timer);
@@ -39,7 +45,7 @@ function LogTail(props: { conn: GatewayConnection }) {
       <h2>Log</h2>
       {logs.error && <p class="error">{logs.error}</p>}
       <pre class="log" data-testid="log">
-        {(logs.data?.lines ?? []).join("\n") || "(nothing logged yet)"}
+        {(logs.data?.lines ?? []).map(logLine).join("\n") || "(nothing logged yet)"}
       </pre>
     </article>
   );
