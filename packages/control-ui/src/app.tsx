@@ -155,7 +155,7 @@ export function App() {
       )}
       <main class="page">
         {live ? (
-          <current.Page key={current.id} conn={live.conn} agents={live.agents} query={route.query} />
+          <current.Page key={`${current.id}?${route.query}`} conn={live.conn} agents={live.agents} query={route.query} />
         ) : (
           <p class="muted">Connecting to the gateway…</p>
         )}

@@ -95,6 +95,40 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("pages back through a long history when scrolled to the top, in order, without duplicates", async () => {
+    ui = await startUiGateway();
+    const key = "agent:main:webchat:longhistory";
+    const store = ui.gateway.runtime.store("main");
+    const { sessionId } = store.getOrCreateSession(key);
+    const texts = Array.from({ length: 120 }, (_, i) => `message ${i + 1}`);
+    store.appendEvents(
+      sessionId,
+      texts.map((text, i) => ({
+        type: "message",
+        message: i % 2 === 0 ? { role: "user", content: text } : { role: "assistant", content: [{ type: "text", text }] },
+      })),
+    );
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await openLoggedIn(page, ui, `#/chat?session=${encodeURIComponent(key)}`);
+    const rows = page.locator(".messages .msg");
+    await rows.filter({ hasText: /^message 120$/ }).waitFor();
+    const firstPage = await rows.allTextContents();
+    expect(firstPage.length).toBeLessThan(texts.length);
+    expect(firstPage).toEqual(texts.slice(texts.length - firstPage.length));
+    // Scrolling to the top loads the page before, until the first message.
+    for (let i = 0; i < 5 && (await rows.count()) < texts.length; i += 1) {
+      const before = await rows.count();
+      await page.locator(".messages").evaluate((el) => el.scrollTo(0, 0));
+      await expect.poll(() => rows.count()).toBeGreaterThan(before);
+    }
+    expect(await rows.allTextContents()).toEqual(texts);
+    await page.getByRole("button", { name: "Load earlier messages" }).waitFor({ state: "detached" });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("approves a stranger's pairing request; the stranger's next message is answered on Telegram", async () => {
     ui = await startUiGateway({ telegram: true });
     const tg = ui.tg!;
