@@ -55,10 +55,10 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("chats with the fake model: the reply streams in, then shows exactly once", async () => {
+  it("chats with the fake model: a tool activity line, the reply streams in, then all shows exactly once", async () => {
     ui = await startUiGateway({ chunkDelayMs: 15 });
     const reply = "Hello from the fake model, streamed in small pieces so the page has something to show.";
-    ui.llm.enqueue([{ text: reply, chunkChars: 4 }]);
+    ui.llm.enqueue([{ toolCall: { name: "write", arguments: { path: "note.txt", content: "hello" } } }], [{ text: reply, chunkChars: 4 }]);
     const context = await browser.newContext();
     const page = await context.newPage();
     const problems = watchConsole(page);
@@ -66,10 +66,12 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     // Record every text the live reply showed while streaming.
     await page.evaluate(() => {
       const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
+      const activity = new Set<string>();
+      Object.assign(window, { seen, activity });
       new MutationObserver(() => {
         const live = document.querySelector(".live");
         if (live) seen.push(live.querySelector(".msg.assistant")?.textContent ?? "");
+        for (const line of document.querySelectorAll(".live .activity")) activity.add(line.textContent ?? "");
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     const box = page.getByRole("textbox", { name: "Message" });
@@ -83,7 +85,16 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     for (const t of seen) expect(reply.startsWith(t)).toBe(true);
     const texts = await page.locator(".messages .msg").allTextContents();
     expect(texts).toEqual(["hi there", reply]);
-    expect(ui.llm.requests).toHaveLength(1);
+    expect(ui.llm.requests).toHaveLength(2);
+    // The tool ran live as an activity line, and stays in the history folded with its result.
+    const activity = await page.evaluate(() => [...(window as unknown as { activity: Set<string> }).activity]);
+    expect(activity.some((line) => /Running write/.test(line))).toBe(true);
+    expect(activity.some((line) => /^(Ran|Failed) write \(\d+ ms\)$/.test(line))).toBe(true);
+    const tool = page.locator(".messages details.tool");
+    expect(await tool.count()).toBe(1);
+    await tool.locator("summary").click();
+    expect(await tool.locator("h4").allTextContents()).toEqual(["Arguments", "Result"]);
+    expect(await tool.locator("pre").first().textContent()).toContain('"path": "note.txt"');
     await screenshot(page, "chat");
 
     // A reload shows the same conversation from the history, and /new starts over.
@@ -94,6 +105,26 @@ describe.runIf(run)("the Control UI in Chromium", () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 90_000);
+
+  it("Stop aborts the streaming reply: the model call is cut and the page takes input again", async () => {
+    ui = await startUiGateway();
+    ui.llm.enqueue([{ text: "The first half arrives, " }, { until: new Promise(() => undefined) }, { text: "the second never does." }]);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await openLoggedIn(page, ui);
+    const box = page.getByRole("textbox", { name: "Message" });
+    await box.fill("tell me a long story");
+    await box.press("Enter");
+    await page.locator(".live .msg.assistant", { hasText: "The first half arrives" }).waitFor();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.locator(".live").waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Send" }).waitFor();
+    await expect.poll(() => ui!.llm.requests[0]?.outcome).toBe("client_closed");
+    expect(await page.locator(".messages").textContent()).not.toContain("the second never does");
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
 
   it("pages back through a long history when scrolled to the top, in order, without duplicates", async () => {
     ui = await startUiGateway();
