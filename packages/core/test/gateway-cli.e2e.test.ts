@@ -40,7 +40,7 @@ function cleanEnv(): Record<string, string> {
 }
 
 /** Spawns `openclaw gateway --port 0` and resolves with the port from its "listening" line. */
-function startGatewayProcess(): Promise<{ port: number; stderr: () => string; exited: Promise<number | null> }> {
+function startGatewayProcess(): Promise<{ port: number; stderr: () => string; stdout: () => string; exited: Promise<number | null> }> {
   const proc = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], {
     env: cleanEnv(),
     cwd: home,
@@ -48,12 +48,14 @@ function startGatewayProcess(): Promise<{ port: number; stderr: () => string; ex
   });
   child = proc;
   let stderr = "";
+  let stdout = "";
+  proc.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d));
   const exited = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     proc.stderr!.setEncoding("utf8").on("data", (d: string) => {
       stderr += d;
       const match = /listening on ws:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-      if (match) resolve({ port: Number(match[1]), stderr: () => stderr, exited });
+      if (match) resolve({ port: Number(match[1]), stderr: () => stderr, stdout: () => stdout, exited });
     });
     void exited.then((code) => reject(new Error(`the gateway exited (${code}) before listening:\n${stderr}`)));
   });
@@ -156,4 +158,41 @@ it("openclaw gateway refuses to start when a configured channel's plugin is not 
   expect(run.stderr).toContain("channels.telegram");
   expect(run.stderr).toContain("openclaw plugins install telegram`");
   expect(run.stderr).not.toContain("listening");
+});
+
+it("openclaw gateway prints the Control UI's URL; openclaw dashboard prints the link that opens it signed in", async () => {
+  const gw = await startGatewayProcess();
+  await expect.poll(() => gw.stdout()).toContain(`Control UI: http://127.0.0.1:${gw.port}/`);
+  const token = readFileSync(path.join(home, ".openclaw", "gateway.token"), "utf8").trim();
+  expect(gw.stdout()).not.toContain(token);
+
+  const dashboard = await runCli(["dashboard"], { home });
+  expect(dashboard.code, dashboard.stderr).toBe(0);
+  const link = `http://127.0.0.1:${gw.port}/#token=${encodeURIComponent(token)}`;
+  expect(dashboard.stdout).toContain(link);
+  expect(dashboard.stderr).toBe("");
+  // The page answers at the link (the fragment stays in the browser).
+  const page = await fetch(link);
+  expect(page.status).toBe(200);
+  expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+  const json = await runCli(["dashboard", "--json"], { home });
+  expect(JSON.parse(json.stdout)).toEqual({ url: `http://127.0.0.1:${gw.port}/`, link, running: true });
+
+  child!.kill("SIGTERM");
+  expect(await gw.exited).toBe(0);
+}, 30_000);
+
+it("openclaw dashboard without a gateway prints the configured link and says to start one; with the UI off it refuses", async () => {
+  const config = JSON.parse(readFileSync(path.join(home, ".openclaw", "openclaw.json"), "utf8"));
+  const write = (gateway: unknown) => writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ ...config, gateway }));
+  write({ port: 18555, auth: { token: "configured-token-0123456789" }, controlUi: { basePath: "/openclaw" } });
+  const run = await runCli(["dashboard"], { home });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout).toContain("http://127.0.0.1:18555/openclaw/#token=configured-token-0123456789");
+  expect(run.stderr).toContain("openclaw gateway");
+
+  write({ controlUi: { enabled: false } });
+  const off = await runCli(["dashboard"], { home });
+  expect(off.code).toBe(1);
+  expect(off.stderr).toContain("gateway.controlUi.enabled is false");
 });

@@ -47,7 +47,7 @@ export const gatewaySchema = z
           ),
       })
       .prefault({})
-      .describe("Browser access to the control API."),
+      .describe("The Control UI and browser access to the control API."),
   })
   .prefault({})
   .describe("The gateway process.");
