@@ -11,22 +11,24 @@ import { chromium, type Browser, type Page } from "playwright-core";
 // Core depends on this package (it ships the built UI), so the tests reach core's build by path.
 import { startGatewayProcess } from "../../core/dist/app/index.js";
 import { silentLogger, type Gateway } from "../../core/dist/gateway/index.js";
+import { findChromiumOnPath } from "../../core/dist/tools/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built app (`pnpm --filter @openclaw/control-ui build`). */
 export const UI_DIST = path.resolve(here, "../dist");
 export const ARTIFACTS = path.resolve(here, "../test-artifacts");
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** The browser: `CHROMIUM_PATH`, else `chromium` / `chromium-browser` on PATH (as the browser tool finds it). */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? findChromiumOnPath();
 
 /**
  * Whether the browser tests can run. Without Chromium they are skipped locally but fail under CI
  * (`CI` set), so a machine that lost the browser cannot pass by skipping.
  */
 export function browserAvailable(): boolean {
-  const present = existsSync(CHROMIUM);
+  const present = CHROMIUM !== undefined && existsSync(CHROMIUM);
   if (!present && process.env.CI) {
     throw new Error(
-      `Chromium is missing at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH; CI does not skip the browser tests.`,
+      `Chromium is missing (${CHROMIUM ?? "no chromium or chromium-browser on PATH"}): run scripts/install-chromium.sh or set CHROMIUM_PATH; CI does not skip the browser tests.`,
     );
   }
   if (!existsSync(path.join(UI_DIST, "index.html"))) {
@@ -36,7 +38,11 @@ export function browserAvailable(): boolean {
 }
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+  return chromium.launch({
+    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
 }
 
 export interface UiGateway {
