@@ -94,7 +94,7 @@ export function ChatPage(props: PageProps) {
   }, [ready]);
 
   const rows = useMemo(() => transcriptRows(history.events), [history.events]);
-  const scroller = useScrollKeeper(rows.length, turn, history);
+  const scroller = useScrollKeeper(history);
   const otherSessions = (sessions.data?.sessions ?? []).filter((s) => s.key !== ownKey);
 
   return (
@@ -189,13 +189,10 @@ export function ChatPage(props: PageProps) {
 
 /**
  * Keeps the message list pinned to the bottom while the user is there, keeps the view still when
- * earlier messages are prepended, and loads earlier messages when scrolled to the top.
+ * earlier messages are prepended, and loads earlier messages when scrolled to the top. Runs after
+ * every render of the page, so streamed text keeps the newest line in view.
  */
-function useScrollKeeper(
-  rowCount: number,
-  turn: Turn | undefined,
-  history: { hasEarlier: boolean; loading: boolean; loadEarlier(): Promise<void> },
-) {
+function useScrollKeeper(history: { hasEarlier: boolean; loading: boolean; loadEarlier(): Promise<void> }) {
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const fromBottom = useRef(0);
@@ -216,7 +213,5 @@ function useScrollKeeper(
     el.addEventListener("scroll", onScroll, { passive: true });
     return () => el.removeEventListener("scroll", onScroll);
   }, [history.hasEarlier, history.loading, history.loadEarlier]);
-  void rowCount;
-  void turn;
   return ref;
 }
