@@ -28,6 +28,7 @@ export {
   type ConfigSource,
 } from "./io/index.js";
 export { parseCliValue } from "./io/cli-value.js";
+export { deepMerge } from "./io/merge.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
 export { notYetActiveWarnings } from "./not-yet-active.js";
 export { streamingWarnings } from "./streaming-warnings.js";

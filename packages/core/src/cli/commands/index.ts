@@ -12,6 +12,7 @@ import { registerPairing } from "./pairing.js";
 import { registerGateway } from "./gateway.js";
 import { registerStatus } from "./status.js";
 import { registerChannels } from "./channels.js";
+import { registerOnboard } from "./onboard.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -34,4 +35,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerGateway(program, ctx);
   registerStatus(program, ctx);
   registerChannels(program, ctx);
+  registerOnboard(program, ctx);
 }
