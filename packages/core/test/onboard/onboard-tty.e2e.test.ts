@@ -95,6 +95,7 @@ describe("openclaw onboard in a terminal", () => {
     if (/Install the gateway as a service/.test(after) && !/Done\./.test(after)) t.sendKeys("Right", "Enter"); // not in a test
     expect(await t.exitCode()).toBe(0);
     const shown = screen(t);
+    if (process.env.DEBUG_ONBOARD) console.log(shown);
     expect(shown).not.toContain(LLM_KEY);
     expect(shown).not.toContain(fakes.tg.token);
 

@@ -17,7 +17,7 @@ import {
 import { resolveConfigRegistry } from "../../plugins/index.js";
 import { redactSecrets } from "../../redaction/index.js";
 import type { CliContext } from "../context.js";
-import { changeConfigFile, validateRaw } from "./config-change.js";
+import { changeConfigFile, validateRaw } from "../config-change.js";
 import { formatValue, writeJson, writeLine } from "../output.js";
 
 /** `config validate`: lists every problem and sets exit code 1 when there is any. */

@@ -20,7 +20,7 @@ import { ensureWorkspace, resolveWorkspaceSettings } from "../../workspace/index
 import type { CliContext } from "../context.js";
 import { writeLine } from "../output.js";
 import { withProgress } from "../progress.js";
-import { changeConfigFile } from "./config-change.js";
+import { changeConfigFile } from "../config-change.js";
 
 /** `--set path=value` pairs, parsed as `openclaw config set` parses its value. */
 export function parseSets(sets: readonly string[] | undefined): Array<{ path: string; value: unknown }> {

@@ -14,7 +14,7 @@ import {
   type ProviderAnswer,
   type ProviderPreset,
 } from "../../onboard/index.js";
-import { resolveWorkspaceDir } from "../../workspace/index.js";
+import { resolveDefaultAgentId, resolveWorkspaceDir } from "../../workspace/index.js";
 import { runChannelsLoginCommand } from "./channel-login.js";
 import { DM_POLICIES, type DmPolicy, OnboardCancelled, type OnboardInput, splitIds } from "./onboard.js";
 import {
@@ -230,7 +230,7 @@ export async function runWizard(input: OnboardInput): Promise<void> {
     p.intro("OpenClaw onboarding");
     p.log.info(`Nothing is written until the last step; Ctrl-C stops without changes. Config: ${paths.configPath}`);
     const provider = await askProvider(input);
-    const defaultWorkspace = resolveWorkspaceDir(base as never, "main", paths, { env });
+    const defaultWorkspace = resolveWorkspaceDir(base as never, resolveDefaultAgentId(base as never), paths, { env });
     const workspace = await ask(
       p.text({ message: "Workspace folder (the agent's files and memory)", initialValue: input.opts.workspace ?? defaultWorkspace }),
     );

@@ -12,10 +12,10 @@ import {
   type ConfigProblem,
   type ConfigSource,
   type OpenClawPaths,
-} from "../../config/index.js";
-import { resolveConfigRegistry } from "../../plugins/index.js";
-import type { CliContext } from "../context.js";
-import { writeLine } from "../output.js";
+} from "../config/index.js";
+import { resolveConfigRegistry } from "../plugins/index.js";
+import type { CliContext } from "./context.js";
+import { writeLine } from "./output.js";
 
 type Validation = { ok: true; config: unknown } | { ok: false; problems: ConfigProblem[] };
 
