@@ -3,11 +3,16 @@
 // the fake model, the key checked; Telegram through the fake Bot API, the token checked with
 // getMe) to a running gateway that answers a DM. Ctrl-C in the middle leaves nothing written.
 import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI_ENTRY, makeTempHome, startGatewayCli, type GatewayCliProcess } from "../helpers/cli.js";
 import { startTmux, TMUX_AVAILABLE, type TmuxPane } from "../helpers/tmux.js";
+import { decodeTerminalQrs } from "../helpers/terminal-qr.js";
 import { cleanEnv, configExists, fakeSets, LLM_KEY, mode, OWNER, readConfig, startFakes, type Fakes } from "./helpers.js";
+
+const LINKCHAT = fileURLToPath(new URL("../fixtures/plugins/linkchat", import.meta.url));
+const { QR_CODES } = (await import(pathToFileURL(path.join(LINKCHAT, "index.js")).href)) as { QR_CODES: string[] };
 
 let home: string;
 let cleanup: () => void;
@@ -48,8 +53,8 @@ async function waitScreen(t: TmuxPane, pattern: RegExp, times = 1): Promise<stri
 
 const type = (t: TmuxPane, text: string) => t.sendKeys("-l", text);
 
-/** Answers every question up to the bot token prompt, as a user would. */
-async function answerUpToToken(t: TmuxPane): Promise<void> {
+/** Answers the provider questions (the fake model behind a custom endpoint) and the workspace's. */
+async function answerProvider(t: TmuxPane): Promise<void> {
   await waitScreen(t, /Model provider/);
   for (let i = 0; i < 7; i++) t.sendKeys("Down"); // … Qwen, Other OpenAI-compatible endpoint
   t.sendKeys("Enter");
@@ -66,6 +71,11 @@ async function answerUpToToken(t: TmuxPane): Promise<void> {
   t.sendKeys("Down", "Enter"); // fake-pro
   await waitScreen(t, /Workspace folder/);
   t.sendKeys("Enter");
+}
+
+/** Answers every question up to the bot token prompt, as a user would. */
+async function answerUpToToken(t: TmuxPane): Promise<void> {
+  await answerProvider(t);
   await waitScreen(t, /Channels to connect/);
   t.sendKeys("Space", "Enter"); // Telegram, the installed one, comes first
   await waitScreen(t, /Who may message the bot directly\?/);
@@ -76,8 +86,8 @@ async function answerUpToToken(t: TmuxPane): Promise<void> {
   await waitScreen(t, /Telegram botToken/);
 }
 
-function runOnboard(): TmuxPane {
-  pane = startTmux([process.execPath, CLI_ENTRY, "onboard", ...fakeSets(fakes.tg)], { env: cleanEnv(home), cwd: home });
+function runOnboard(sets = fakeSets(fakes.tg)): TmuxPane {
+  pane = startTmux([process.execPath, CLI_ENTRY, "onboard", ...sets], { env: cleanEnv(home), cwd: home });
   return pane;
 }
 
@@ -118,6 +128,23 @@ describe("openclaw onboard in a terminal", () => {
     );
     expect(fakes.llm.lastRequest()?.body.model).toBe("fake-pro");
   }, 120_000);
+
+  it("a channel that links by QR code shows the code right after the config is saved, then finishes", async () => {
+    const t = runOnboard(["--set", `plugins.load.paths=${JSON.stringify([LINKCHAT])}`]);
+    await answerProvider(t);
+    await waitScreen(t, /Channels to connect/);
+    t.sendKeys("Space", "Enter"); // linkchat, the installed one
+    await waitScreen(t, /Who may message the bot directly\?/);
+    t.sendKeys("Enter"); // pairing
+    await waitScreen(t, /Link linkchat now/);
+    expect(readConfig(home).channels.linkchat).toEqual({ dmPolicy: "pairing" });
+    t.sendKeys("Enter");
+    await waitScreen(t, /Linked as \+15550001111\./);
+    const after = await waitScreen(t, /Done\.|Install the gateway as a service/);
+    if (/Install the gateway as a service/.test(after) && !/Done\./.test(after)) t.sendKeys("Right", "Enter");
+    expect(await t.exitCode()).toBe(0);
+    expect(decodeTerminalQrs(t.capture())).toEqual(QR_CODES);
+  }, 90_000);
 
   it("Ctrl-C at the last question exits 130 and leaves no config and no secret behind", async () => {
     const t = runOnboard();

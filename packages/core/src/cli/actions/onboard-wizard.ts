@@ -15,7 +15,7 @@ import {
   type ProviderPreset,
 } from "../../onboard/index.js";
 import { resolveDefaultAgentId, resolveWorkspaceDir } from "../../workspace/index.js";
-import { runChannelsLoginCommand } from "./channel-login.js";
+import { exitSoon, runChannelsLoginCommand } from "./channel-login.js";
 import { DM_POLICIES, type DmPolicy, OnboardCancelled, type OnboardInput, splitIds } from "./onboard.js";
 import {
   installChannelPlugin,
@@ -226,6 +226,7 @@ export async function runWizard(input: OnboardInput): Promise<void> {
   const { ctx, base, env } = input;
   const paths = ctx.paths();
   let saved = false;
+  let linked = false;
   try {
     p.intro("OpenClaw onboarding");
     p.log.info(`Nothing is written until the last step; Ctrl-C stops without changes. Config: ${paths.configPath}`);
@@ -245,7 +246,13 @@ export async function runWizard(input: OnboardInput): Promise<void> {
     for (const c of channels) {
       if (!(await loadChannelPlugin(paths, base, c.id)).login) continue;
       if (await ask(p.confirm({ message: `Link ${c.id} now (scan a QR code with the phone)?`, initialValue: true }))) {
-        await runChannelsLoginCommand(ctx, c.id, {});
+        linked = true;
+        try {
+          await runChannelsLoginCommand(ctx, c.id, {}, { exitWhenDone: false });
+        } catch (err) {
+          if (!(err instanceof UserError)) throw err;
+          p.log.warn(`${errorText(err)} Link it later with \`openclaw channels login ${c.id}\`.`);
+        }
       } else {
         p.log.info(`Link it later with \`openclaw channels login ${c.id}\`.`);
       }
@@ -260,6 +267,8 @@ export async function runWizard(input: OnboardInput): Promise<void> {
     } else {
       p.outro("Done. Start the gateway with `openclaw gateway`, or keep it running as a service with `openclaw gateway install`.");
     }
+    // A linking plugin may leave its socket open: exit once the wizard is done, as `channels login` does.
+    if (linked) exitSoon();
   } catch (err) {
     if (!(err instanceof OnboardCancelled)) throw err;
     p.cancel(saved ? "Stopped. The config was already saved." : "Onboarding cancelled; nothing was written.");
