@@ -67,6 +67,20 @@ describe("planOnboarding", () => {
       "/state",
     );
     expect(plan.patch).toEqual({ agents: { defaults: { model: "openai/gpt-4o-mini" } }, gateway: { port: 19000 } });
+    const anthropic = planOnboarding(
+      {
+        provider: {
+          id: "anthropic",
+          preset: "anthropic",
+          baseUrl: "https://api.anthropic.com",
+          apiKey: { value: "k", env: "ANTHROPIC_API_KEY", storage: "env" },
+          model: "claude-x",
+        },
+        channels: [],
+      },
+      "/state",
+    );
+    expect(anthropic.patch.models).toEqual({ providers: { anthropic: { apiKey: "${ANTHROPIC_API_KEY}" } } });
     expect(mergePlan({ agents: { defaults: { workspace: "/w" } }, session: { dmScope: "main" } }, plan)).toEqual({
       agents: { defaults: { workspace: "/w", model: "openai/gpt-4o-mini" } },
       session: { dmScope: "main" },

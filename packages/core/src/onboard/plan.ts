@@ -55,7 +55,8 @@ function providerPatch(p: ProviderAnswer): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
   // A built-in provider at its usual address needs no baseUrl; anything else names its own.
   if (!preset?.builtin || preset.baseUrl !== p.baseUrl) entry.baseUrl = p.baseUrl;
-  if (preset?.api === "anthropic-messages") entry.api = "anthropic-messages";
+  // Another address needs the protocol named (the schema's default is "openai-completions").
+  if (preset?.api === "anthropic-messages" && entry.baseUrl !== undefined) entry.api = "anthropic-messages";
   if (p.apiKey) entry.apiKey = p.apiKey.storage === "env" && p.apiKey.env ? `\${${p.apiKey.env}}` : p.apiKey.value;
   return Object.keys(entry).length ? { models: { providers: { [p.id]: entry } } } : {};
 }

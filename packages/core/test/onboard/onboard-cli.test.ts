@@ -3,6 +3,7 @@
 // never printed; a refused key or a wrong base URL writes nothing.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { startFakeAnthropic } from "@openclaw/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempHome, runCli } from "../helpers/cli.js";
 import { cleanEnv, configExists, fakeSets, LLM_KEY, mode, readConfig, startFakes, type Fakes } from "./helpers.js";
@@ -60,6 +61,26 @@ describe("openclaw onboard --non-interactive", () => {
     expect(r.stdout).not.toContain("\x1b[");
     expect(existsSync(path.join(home, ".openclaw", "workspace", "AGENTS.md"))).toBe(true);
     expect(r.stdout).toContain("openclaw gateway install");
+  }, 60_000);
+
+  it("Anthropic: the key from ANTHROPIC_API_KEY is checked on /v1/models and saved as a reference", async () => {
+    const anthropic = await startFakeAnthropic({ models: ["claude-test"], expectedApiKey: "sk-ant-onboard" });
+    try {
+      const args = ["--provider", "anthropic", "--base-url", anthropic.baseUrl];
+      const refused = await onboard(args, { ANTHROPIC_API_KEY: "sk-ant-wrong" });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`${anthropic.baseUrl}/v1/models refused the API key (HTTP 401)`);
+      const r = await onboard(args, { ANTHROPIC_API_KEY: "sk-ant-onboard" });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readConfig(home).models.providers.anthropic).toEqual({
+        baseUrl: anthropic.baseUrl,
+        api: "anthropic-messages",
+        apiKey: "${ANTHROPIC_API_KEY}",
+      });
+      expect(readConfig(home).agents.defaults.model).toBe("anthropic/claude-test");
+    } finally {
+      await anthropic.close();
+    }
   }, 60_000);
 
   it("a refused key (401) says so and writes nothing", async () => {
