@@ -13,6 +13,7 @@ import { registerGateway } from "./gateway.js";
 import { registerStatus } from "./status.js";
 import { registerChannels } from "./channels.js";
 import { registerOnboard } from "./onboard.js";
+import { registerMemory } from "./memory.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -36,4 +37,5 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerStatus(program, ctx);
   registerChannels(program, ctx);
   registerOnboard(program, ctx);
+  registerMemory(program, ctx);
 }
