@@ -142,3 +142,52 @@ export async function installGatewayService(ctx: CliContext, service: ServiceMod
   const result = await service.installService({ paths: ctx.paths(), env: process.env, stdout: ctx.stdout });
   writeLine(ctx.stdout, `Installed the gateway service (${result.unitPath})${result.started ? "; it is running" : ""}.`);
 }
+
+export interface OnboardOptions {
+  nonInteractive?: boolean;
+  provider?: string;
+  providerId?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+  model?: string;
+  skipChecks?: boolean;
+  workspace?: string;
+  channel?: string[];
+  dmPolicy?: string;
+  allowFrom?: string;
+  set?: string[];
+  installService?: boolean;
+}
+
+export const DM_POLICIES = ["pairing", "allowlist", "open", "disabled"] as const;
+export type DmPolicy = (typeof DM_POLICIES)[number];
+
+/** What the wizard and the flags share: the config as it is (with `--set` applied) and the environment. */
+export interface OnboardInput {
+  ctx: CliContext;
+  opts: OnboardOptions;
+  /** The current config file's content with the `--set` values applied. */
+  base: Record<string, unknown>;
+  sets: Array<{ path: string; value: unknown }>;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Thrown when the user cancels a prompt (Ctrl-C, Escape). */
+export class OnboardCancelled extends Error {
+  constructor() {
+    super("cancelled");
+  }
+}
+
+export function parseDmPolicy(value: string | undefined): DmPolicy {
+  if (value === undefined) return "pairing";
+  if ((DM_POLICIES as readonly string[]).includes(value)) return value as DmPolicy;
+  throw new UserError(`--dm-policy must be one of ${DM_POLICIES.join(", ")} (got "${value}").`, 2);
+}
+
+export function splitIds(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

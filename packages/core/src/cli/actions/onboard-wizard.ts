@@ -16,12 +16,16 @@ import {
 } from "../../onboard/index.js";
 import { resolveDefaultAgentId, resolveWorkspaceDir } from "../../workspace/index.js";
 import { exitSoon, runChannelsLoginCommand } from "./channel-login.js";
-import { DM_POLICIES, type DmPolicy, OnboardCancelled, type OnboardInput, splitIds } from "./onboard.js";
 import {
+  DM_POLICIES,
+  type DmPolicy,
   installChannelPlugin,
   installGatewayService,
   loadServiceInstaller,
+  OnboardCancelled,
+  type OnboardInput,
   saveOnboarding,
+  splitIds,
   verifyChannel,
   verifyProvider,
 } from "./onboard-steps.js";
