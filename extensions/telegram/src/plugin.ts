@@ -6,6 +6,7 @@ import { type ChannelPlugin, defineChannelPlugin, SPECIFICATION_VERSION } from "
 import { listTelegramAccounts, resolveTelegramAccount, type TelegramAccount } from "./account.js";
 import { telegramChannelConfig, type telegramConfigSchema } from "./config.js";
 import { DEFAULT_POLLING_TUNING, type PollingTuning } from "./inbound/polling.js";
+import { checkTelegramAccount } from "./check.js";
 import { connectTelegramAccount, type StartTuning } from "./start.js";
 
 /** Knobs of the running plugin; production defaults apply to anything unset (tests shorten them). */
@@ -57,5 +58,6 @@ export function createTelegramPlugin(options: TelegramPluginOptions = {}): Chann
     listAccounts: listTelegramAccounts,
     resolveAccount: resolveTelegramAccount,
     connect: (ctx) => connectTelegramAccount(ctx, tuning),
+    checkAccount: checkTelegramAccount,
   });
 }

@@ -17,6 +17,8 @@ export interface ChangeConfigOptions {
   file: string;
   resolveRegistry: RegistryResolver;
   env?: NodeJS.ProcessEnv;
+  /** Runs after the check, just before the write (files the new content points at, such as secret files). */
+  beforeWrite?: () => Promise<void>;
 }
 
 /** What a validated write did. */
@@ -36,13 +38,13 @@ export interface ChangeConfigResult {
  */
 export async function changeConfigFile(
   what: string,
-  change: (source: ConfigSource) => Record<string, unknown>,
+  change: (source: ConfigSource) => Record<string, unknown> | Promise<Record<string, unknown>>,
   options: ChangeConfigOptions,
 ): Promise<ChangeConfigResult> {
   const { file } = options;
   let remaining: ConfigProblem[] = [];
   const { backupPath } = await updateConfigFile(file, async (source) => {
-    const next = change(source);
+    const next = await change(source);
     let before: ConfigProblem[] = [];
     try {
       const b = await validateRawConfig(source.raw, options);
@@ -59,6 +61,7 @@ export async function changeConfigFile(
       }
       remaining = after.result.problems;
     }
+    await options.beforeWrite?.();
     return next;
   });
   return { ...(backupPath ? { backupPath } : {}), remaining };

@@ -29,6 +29,7 @@ export {
   type ConfigSource,
 } from "./io/index.js";
 export { parseCliValue } from "./io/cli-value.js";
+export { deepMerge } from "./io/merge.js";
 export { AGENT_ID_PATTERN } from "./schema/common.js";
 export { streamingWarnings } from "./streaming-warnings.js";
 export { gatewayAuthWarnings, securityWarnings } from "./security-warnings.js";

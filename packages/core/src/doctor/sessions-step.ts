@@ -28,7 +28,7 @@ function pendingSessionIds(stateDir: string, agentId: string): { source: string;
 export const sessionsStep: DoctorStep = {
   id: "sessions",
   title: "Sessions",
-  async run({ paths, fix }) {
+  async run({ paths, fix, progress }) {
     const result = emptyResult();
     for (const agentId of listAgentIdsWithLegacySessions(paths.stateDir)) {
       const { source, pending } = pendingSessionIds(paths.stateDir, agentId);
@@ -39,8 +39,14 @@ export const sessionsStep: DoctorStep = {
         );
         continue;
       }
+      const shown = progress?.(`Importing ${pending.length} legacy session(s) of agent "${agentId}"`);
       try {
-        const report = importLegacySessions({ stateDir: paths.stateDir, agentId });
+        const report = importLegacySessions({
+          stateDir: paths.stateDir,
+          agentId,
+          onProgress: (done, total) => shown?.update(`Importing legacy sessions of agent "${agentId}": ${done}/${total}`),
+        });
+        shown?.succeed(`Imported ${report.imported} legacy session(s) of agent "${agentId}"`);
         if (report.imported > 0) {
           result.changes.push(
             `imported ${report.imported} session(s) and ${report.events} transcript event(s) of agent "${agentId}" from ${source} (the source is kept)`,
@@ -49,6 +55,7 @@ export const sessionsStep: DoctorStep = {
         // Skipped lines and missing transcripts: the rest was imported; nothing left to fix.
         result.notes.push(...report.problems.map((p) => `warning: ${p}`));
       } catch (err) {
+        shown?.fail(`Importing the legacy sessions of agent "${agentId}" failed`);
         if (!(err instanceof UserError)) throw err;
         result.problems.push(`${err.message} (a running gateway imports legacy sessions itself at start)`);
       }

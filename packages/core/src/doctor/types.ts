@@ -14,6 +14,15 @@ export interface DoctorContext {
   paths: OpenClawPaths;
   /** True with --fix: steps change things; otherwise they only report. */
   fix: boolean;
+  /** Shows long work (a spinner on a terminal, plain lines when piped); default: nothing shown. */
+  progress?: (text: string) => DoctorProgress;
+}
+
+/** What a step reports long work to (the CLI's `Progress`). */
+export interface DoctorProgress {
+  update(text: string): void;
+  succeed(text: string): void;
+  fail(text: string): void;
 }
 
 /** One concern doctor checks; steps run in order and never throw for a user problem. */

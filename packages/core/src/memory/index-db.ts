@@ -57,12 +57,23 @@ export function openMemoryIndex(file: string): Database.Database {
   }
 }
 
+/** Options of `syncMemoryIndex`. */
+export interface MemorySyncOptions {
+  /** Called after each memory file was looked at, with how many of `total` are done (for progress). */
+  onProgress?: (done: number, total: number) => void;
+}
+
 /**
  * Brings the index in line with the workspace: files whose mtime or size changed (or that are
  * new) are re-chunked, files that vanished are dropped. One transaction.
  */
-export async function syncMemoryIndex(db: Database.Database, workspaceDir: string): Promise<MemorySyncReport> {
+export async function syncMemoryIndex(
+  db: Database.Database,
+  workspaceDir: string,
+  options: MemorySyncOptions = {},
+): Promise<MemorySyncReport> {
   const files = await listMemoryFiles(workspaceDir);
+  let seen = 0;
   const known = new Map(
     (db.prepare("SELECT path, mtime_ms, size FROM files").all() as Array<{ path: string; mtime_ms: number; size: number }>).map((r) => [
       r.path,
@@ -72,6 +83,7 @@ export async function syncMemoryIndex(db: Database.Database, workspaceDir: strin
   const changed: Array<{ relative: string; mtimeMs: number; size: number; text: string }> = [];
   let unchanged = 0;
   for (const f of files) {
+    options.onProgress?.(++seen, files.length);
     const row = known.get(f.relative);
     known.delete(f.relative);
     if (row && row.mtime_ms === f.mtimeMs && row.size === f.size) {

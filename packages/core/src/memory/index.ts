@@ -11,7 +11,14 @@ export {
   MEMORY_DIR,
   type MemoryFileEntry,
 } from "./files.js";
-export { memoryIndexPath, openMemoryIndex, syncMemoryIndex, MEMORY_INDEX_FILE, type MemorySyncReport } from "./index-db.js";
+export {
+  memoryIndexPath,
+  openMemoryIndex,
+  syncMemoryIndex,
+  MEMORY_INDEX_FILE,
+  type MemorySyncOptions,
+  type MemorySyncReport,
+} from "./index-db.js";
 export {
   searchMemory,
   toFtsQuery,

@@ -25,6 +25,8 @@ export interface LegacyImportOptions {
   agentId?: string;
   /** The gateway's open store; without it the importer opens (and closes) the writer itself. */
   store?: SessionStore;
+  /** Called after each session entry, with how many of `total` are done (for progress). */
+  onProgress?: (done: number, total: number) => void;
 }
 
 type Loose = Record<string, unknown>;
@@ -173,8 +175,10 @@ export function importLegacySessions(options: LegacyImportOptions): LegacyImport
   }
   const store = options.store ?? openAgentStore({ stateDir: options.stateDir, agentId });
   try {
-    for (const [key, raw] of Object.entries(rows)) {
+    const entries = Object.entries(rows);
+    for (const [i, [key, raw]] of entries.entries()) {
       importOne(store, dir, source, key, raw, report);
+      options.onProgress?.(i + 1, entries.length);
     }
   } finally {
     if (!options.store) store.close();

@@ -37,6 +37,10 @@ it("doctor --fix imports legacy sessions once, keeps the sources, and the result
   const fix = await runCli(["doctor", "--fix"], { home });
   expect(fix.stdout).toContain("imported");
   expect(fix.code, fix.stdout).toBe(0);
+  // Progress goes to stderr as plain lines when piped (a spinner only on a terminal).
+  expect(fix.stderr).toContain('Importing 2 legacy session(s) of agent "main"…\n');
+  expect(fix.stderr).toMatch(/Imported \d legacy session\(s\) of agent "main"\n/);
+  expect(fix.stderr).not.toContain("\x1b[");
 
   const list = await runCli(["sessions", "list", "--json"], { home });
   expect(list.stdout).toContain("agent:main:main");

@@ -193,6 +193,10 @@ describe("first-party channels by short name", () => {
     expect(install.stdout).toContain(
       `Installed plugin "telegram" (@openclaw/telegram@1.0.0) from this checkout's extensions/telegram into ${h.ext}.`,
     );
+    // Progress on stderr: plain lines when piped, no spinner.
+    expect(install.stderr).toContain("Installing telegram…\n");
+    expect(install.stderr).toContain("Installed @openclaw/telegram@1.0.0\n");
+    expect(install.stderr).not.toContain("\x1b[");
     expectCopy(path.join("@openclaw", "telegram"));
     const [listed] = (await h.listJson()).plugins;
     expect(listed).toMatchObject({

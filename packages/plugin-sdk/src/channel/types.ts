@@ -467,6 +467,14 @@ export interface ChannelPlugin<Account = unknown, S extends z.ZodType = z.ZodTyp
    */
   login?(ctx: ChannelLoginContext<Account>): Promise<ChannelLoginResult>;
   /**
+   * Checks one account's credentials with a single cheap call to the platform (e.g. asking who the
+   * bot is) and resolves with the identity it answers as, e.g. "@my_bot". `openclaw onboard` calls
+   * it before it saves the config. Reject with `AccountConfigError` when the platform refuses the
+   * credentials (the message says what to fix), with any other error when it cannot be reached.
+   * Omit it when there is nothing cheap to ask.
+   */
+  checkAccount?(account: Account, options: { signal: AbortSignal }): Promise<{ identity: string }>;
+  /**
    * Unlinks one account (`openclaw channels logout <channel>`): tells the platform when it can,
    * and removes the login state under `ctx.credentialsDir` (the host removes nothing itself).
    * Resolves also when the account was not linked.

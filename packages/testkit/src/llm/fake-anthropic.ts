@@ -236,9 +236,15 @@ const anthropicProtocol: ProtocolHandler = {
   basePathForClient: "",
   isModelCall: (method, path) => method === "POST" && path === "/v1/messages",
   handleModelCall: handleMessages,
-  handleOther: (ctx, method, path) => {
+  handleOther: (ctx, method, path, headers) => {
     const bare = path.split("?")[0];
     if (method === "GET" && bare === "/v1/models") {
+      const expected = ctx.options.expectedApiKey;
+      if (expected !== undefined && presentedKey(headers) !== expected) {
+        const message = presentedKey(headers) ? "invalid x-api-key" : "x-api-key header is required";
+        ctx.json(401, { type: "error", error: { type: "authentication_error", message }, request_id: fakeId("req_") });
+        return;
+      }
       const data = ctx.options.models.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));
       ctx.json(200, { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null });
       return;

@@ -84,14 +84,13 @@ function sendError(ctx: ExchangeContext, spec: FakeErrorSpec, model: string): vo
   ctx.json(spec.status, spec.body ?? { error: errorObject(spec, model) }, errorHeaders(spec));
 }
 
-function checkAuth(ctx: ExchangeContext): boolean {
-  const expected = ctx.options.expectedApiKey;
-  if (expected === undefined) return true;
-  const auth = ctx.record.headers.authorization ?? "";
+/** The 401 error OpenAI answers when `headers` lack the expected key; undefined when they have it. */
+function authError(expected: string | undefined, headers: Record<string, string>): OpenAIErrorObject | undefined {
+  if (expected === undefined) return undefined;
+  const auth = headers.authorization ?? "";
   const key = auth.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : "";
-  if (key === expected) return true;
-  ctx.record.outcome = "rejected";
-  const error: OpenAIErrorObject = key
+  if (key === expected) return undefined;
+  return key
     ? {
         message: `Incorrect API key provided: ${maskKey(key)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
         type: "invalid_request_error",
@@ -105,6 +104,12 @@ function checkAuth(ctx: ExchangeContext): boolean {
         param: null,
         code: null,
       };
+}
+
+function checkAuth(ctx: ExchangeContext): boolean {
+  const error = authError(ctx.options.expectedApiKey, ctx.record.headers);
+  if (!error) return true;
+  ctx.record.outcome = "rejected";
   ctx.json(401, { error }, { "x-request-id": fakeId("req_") });
   return false;
 }
@@ -247,9 +252,14 @@ const openAIProtocol: ProtocolHandler = {
   basePathForClient: "/v1",
   isModelCall: (method, path) => method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions"),
   handleModelCall: handleChatCompletion,
-  handleOther: (ctx, method, path) => {
+  handleOther: (ctx, method, path, headers) => {
     const bare = path.split("?")[0];
     if (method === "GET" && (bare === "/v1/models" || bare === "/models")) {
+      const error = authError(ctx.options.expectedApiKey, headers);
+      if (error) {
+        ctx.json(401, { error }, { "x-request-id": fakeId("req_") });
+        return;
+      }
       ctx.json(200, {
         object: "list",
         data: ctx.options.models.map((id) => ({ id, object: "model", created: 1700000000, owned_by: "openclaw-testkit" })),

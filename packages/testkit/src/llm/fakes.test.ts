@@ -68,6 +68,21 @@ describe("startFakeOpenAI", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("lists models only for the expected key, as the real endpoints do (OpenAI and Anthropic)", async () => {
+    const openai = await open(startFakeOpenAI({ models: ["a"], expectedApiKey: "sk-good-key-1234" }));
+    expect((await fetch(`${openai.baseUrl}/models`, { headers: { authorization: "Bearer sk-wrong" } })).status).toBe(401);
+    const ok = await fetch(`${openai.baseUrl}/models`, { headers: { authorization: "Bearer sk-good-key-1234" } });
+    expect(((await ok.json()) as any).data.map((m: { id: string }) => m.id)).toEqual(["a"]);
+    const anthropic = await open(startFakeAnthropic({ models: ["c"], expectedApiKey: "sk-ant-good" }));
+    const refused = await fetch(`${anthropic.baseUrl}/v1/models`, { headers: { "x-api-key": "nope", "anthropic-version": "2023-06-01" } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as any).error.type).toBe("authentication_error");
+    const listed = await fetch(`${anthropic.baseUrl}/v1/models`, {
+      headers: { "x-api-key": "sk-ant-good", "anthropic-version": "2023-06-01" },
+    });
+    expect(((await listed.json()) as any).data.map((m: { id: string }) => m.id)).toEqual(["c"]);
+  });
+
   it("rejects a wrong key with OpenAI's 401 shape and records the request", async () => {
     const fake = await open(startFakeOpenAI({ expectedApiKey: "sk-good-key-1234" }));
     const res = await post(`${fake.baseUrl}/chat/completions`, { model: "m", messages: [] }, { authorization: "Bearer sk-bad-key-5678" });

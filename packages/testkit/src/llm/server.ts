@@ -33,8 +33,8 @@ export interface ProtocolHandler {
   isModelCall(method: string, path: string): boolean;
   /** Answers a model call. The body is already parsed into `ctx.record.body`. */
   handleModelCall(ctx: ExchangeContext): Promise<void>;
-  /** Answers any other request (model listing, 404s). */
-  handleOther(ctx: Omit<ExchangeContext, "record" | "nextTurn">, method: string, path: string): void;
+  /** Answers any other request (model listing, 404s); `headers` are the request's, lower-cased. */
+  handleOther(ctx: Omit<ExchangeContext, "record" | "nextTurn">, method: string, path: string, headers: Record<string, string>): void;
 }
 
 function headerRecord(req: IncomingMessage): Record<string, string> {
@@ -156,7 +156,7 @@ export async function startFakeServer(handler: ProtocolHandler, userOptions: Fak
     };
     if (!handler.isModelCall(method, path.split("?")[0] ?? path)) {
       await readBody(req);
-      handler.handleOther(base, method, path);
+      handler.handleOther(base, method, path, headerRecord(req));
       return;
     }
     const raw = await readBody(req);

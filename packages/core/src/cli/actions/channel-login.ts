@@ -67,7 +67,7 @@ function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
 }
 
 /** Exits once the command is done, even when a plugin left a socket or timer open. */
-function exitSoon(): void {
+export function exitSoon(): void {
   setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
 }
 
@@ -106,7 +106,13 @@ async function loginTarget(ctx: CliContext, channel: string, accountId: string |
  * A gateway already running connects the account by itself only if its plugin watches for the
  * link (else at its next start); the command says so.
  */
-export async function runChannelsLoginCommand(ctx: CliContext, channel: string, opts: ChannelLoginOptions): Promise<void> {
+export async function runChannelsLoginCommand(
+  ctx: CliContext,
+  channel: string,
+  opts: ChannelLoginOptions,
+  /** `exitWhenDone: false` when a caller (the onboarding wizard) goes on afterwards and exits itself. */
+  behaviour: { exitWhenDone?: boolean } = {},
+): Promise<void> {
   if (opts.pairingCode !== undefined && !E164.test(opts.pairingCode)) {
     throw new UserError(
       `--pairing-code needs the phone number to link, in E.164 form: a plus sign, the country code and the number, e.g. +15551234567 (got "${opts.pairingCode}").`,
@@ -185,7 +191,7 @@ export async function runChannelsLoginCommand(ctx: CliContext, channel: string, 
   } finally {
     clearTimeout(timer);
     interrupt.dispose();
-    exitSoon();
+    if (behaviour.exitWhenDone !== false) exitSoon();
   }
 }
 

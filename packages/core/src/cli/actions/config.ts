@@ -13,33 +13,12 @@ import {
   unsetAtPath,
   UserError,
   type ConfigProblem,
-  type ConfigSource,
-  type OpenClawPaths,
 } from "../../config/index.js";
-import { changeConfigFile, validateRawConfig } from "../../config-edit/index.js";
 import { resolveConfigRegistry } from "../../plugins/index.js";
 import { redactSecrets } from "../../redaction/index.js";
 import type { CliContext } from "../context.js";
+import { changeConfig, validateRaw } from "../config-change.js";
 import { formatValue, writeJson, writeLine } from "../output.js";
-
-/** The registry of the installed plugins, as `openclaw` loads them. */
-const installedPlugins = (paths: OpenClawPaths) => (resolved: unknown) => resolveConfigRegistry(resolved, paths);
-
-/** Validates the raw content of the main file as it would be loaded, with the installed plugins. */
-function validateRaw(paths: OpenClawPaths, raw: unknown) {
-  return validateRawConfig(raw, { file: paths.configPath, resolveRegistry: installedPlugins(paths) });
-}
-
-/** Writes a change through the validated, locked write (see `changeConfigFile`) and reports it. */
-async function changeConfig(ctx: CliContext, what: string, change: (source: ConfigSource) => Record<string, unknown>) {
-  const paths = ctx.paths();
-  const file = paths.configPath;
-  const { backupPath, remaining } = await changeConfigFile(what, change, { file, resolveRegistry: installedPlugins(paths) });
-  writeLine(ctx.stdout, `${what} in ${file}${backupPath ? ` (previous version kept as ${backupPath})` : ""}`);
-  if (remaining.length > 0) {
-    writeLine(ctx.stderr, `Warning: the config still has problems it had before:\n${formatProblems(file, remaining)}`);
-  }
-}
 
 /** `config validate`: lists every problem and sets exit code 1 when there is any. */
 export async function validateConfigCommand(ctx: CliContext, opts: { json?: boolean }): Promise<void> {

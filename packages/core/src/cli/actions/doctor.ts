@@ -3,6 +3,7 @@ import { createInterface } from "node:readline/promises";
 import { formatDoctorReport, runDoctor } from "../../doctor/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
+import { startProgress } from "../progress.js";
 
 export interface DoctorOptions {
   fix?: boolean;
@@ -26,12 +27,13 @@ async function confirm(question: string): Promise<boolean> {
  */
 export async function runDoctorCommand(ctx: CliContext, opts: DoctorOptions): Promise<void> {
   const paths = ctx.paths();
-  let report = await runDoctor({ paths, fix: Boolean(opts.fix) });
+  const progress = (text: string) => startProgress(ctx.stderr, text);
+  let report = await runDoctor({ paths, fix: Boolean(opts.fix), progress });
   const interactive = !opts.fix && !opts.nonInteractive && !opts.json && process.stdin.isTTY && process.stderr.isTTY;
   if (interactive && report.changeCount > 0) {
     writeLine(ctx.stdout, formatDoctorReport(report, paths.configPath));
     if (await confirm(`Apply these ${report.changeCount} change(s) now? [y/N] `)) {
-      report = await runDoctor({ paths, fix: true });
+      report = await runDoctor({ paths, fix: true, progress });
     } else {
       process.exitCode = 1;
       return;

@@ -15,6 +15,7 @@ import {
 } from "../../plugins/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
+import { withProgress } from "../progress.js";
 
 /**
  * The config as far as `plugins.*` goes. These are diagnostic commands: an invalid or unreadable
@@ -157,7 +158,23 @@ export async function listPluginsCommand(ctx: CliContext, opts: { json?: boolean
 /** `plugins install <spec>`: packed into `<stateDir>/extensions`, checked, with the host's SDK and zod linked. */
 export async function installPluginCommand(ctx: CliContext, spec: string): Promise<void> {
   const paths = ctx.paths();
-  const result = await installPlugin({ paths, spec, onOutput: (text) => ctx.stderr.write(text) });
+  const tty = (ctx.stderr as { isTTY?: boolean }).isTTY === true;
+  const result = await withProgress(
+    ctx.stderr,
+    `Installing ${spec}`,
+    (progress) =>
+      installPlugin({
+        paths,
+        spec,
+        // On a terminal npm's last line turns beside the spinner; piped, its output passes as it is.
+        onOutput: (text) => {
+          const line = text.trim().split("\n").pop();
+          if (!tty) ctx.stderr.write(text);
+          else if (line) progress.update(`Installing ${spec}: ${line.slice(0, 70)}`);
+        },
+      }),
+    { done: (r) => `Installed ${r.plugin.packageName}@${r.plugin.version}` },
+  );
   const { plugin, record } = result;
   for (const w of result.warnings) writeLine(ctx.stderr, `Warning: ${w}`);
   const from =

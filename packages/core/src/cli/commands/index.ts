@@ -17,6 +17,8 @@ import { registerHeartbeat } from "./heartbeat.js";
 import { registerLogs } from "./logs.js";
 import { registerUpdate } from "./update.js";
 import { registerDashboard } from "./dashboard.js";
+import { registerOnboard } from "./onboard.js";
+import { registerMemory } from "./memory.js";
 
 /**
  * Every top-level command, one register function per concern. Registration files stay light
@@ -44,4 +46,6 @@ export function registerCommands(program: Command, ctx: CliContext): void {
   registerLogs(program, ctx);
   registerUpdate(program, ctx);
   registerDashboard(program, ctx);
+  registerOnboard(program, ctx);
+  registerMemory(program, ctx);
 }
