@@ -37,7 +37,7 @@ import { createSessionTools } from "./session-tools.js";
 import { contextWindowOf, overrideOf, sessionCandidates, validateModelChoice, type SessionModel } from "./session-model.js";
 import { type SkillCommand, SkillSnapshots } from "./skill-snapshots.js";
 import { buildSystemPrompt, type PromptMode } from "./system-prompt.js";
-import { historyFromEvents, loopRecordEvent, recordedInbound, userMessageEvent } from "./transcript.js";
+import { loopRecordEvent, recordedInbound, userMessageEvent } from "./transcript.js";
 import type { TurnTrigger } from "./trigger.js";
 
 export interface AgentRuntimeOptions {

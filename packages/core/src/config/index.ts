@@ -95,10 +95,6 @@ export async function loadConfig(paths: OpenClawPaths, options: LoadConfigOption
     path: file,
     exists: source.exists,
     config: result.config,
-    warnings: [
-      ...warnings,
-      ...streamingWarnings(resolved, registry),
-      ...securityWarnings(resolved),
-    ],
+    warnings: [...warnings, ...streamingWarnings(resolved, registry), ...securityWarnings(resolved)],
   };
 }
