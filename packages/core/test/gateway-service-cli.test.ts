@@ -1,6 +1,6 @@
 // `openclaw gateway install|status|uninstall` and `openclaw status` through the built CLI, against
 // a fake systemctl on PATH; the unit it writes is checked with the real `systemd-analyze verify`
-// (never started). Under CI a missing systemd-analyze fails the test (scripts/install-systemd.sh installs it).
+// (never started). Under CI a missing systemd-analyze fails the test (scripts/install-test-tools.sh installs it).
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -39,7 +39,7 @@ it.skipIf(!onLinux)(
     expect(unit).toContain(`Environment=OPENCLAW_STATE_DIR=${path.join(home, ".openclaw")}\n`);
 
     if (!hasSystemdAnalyze) {
-      if (process.env.CI) throw new Error("systemd-analyze is missing; run scripts/install-systemd.sh (.ci/run does)");
+      if (process.env.CI) throw new Error("systemd-analyze is missing; run scripts/install-test-tools.sh (.ci/run does)");
     } else {
       // verify prints unknown keys and bad values as warnings with exit code 0: both must be clean.
       const verified = spawnSync("systemd-analyze", ["verify", unitPath], { encoding: "utf8" });

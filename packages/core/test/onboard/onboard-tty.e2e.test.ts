@@ -93,7 +93,7 @@ function runOnboard(sets = fakeSets(fakes.tg)): TmuxPane {
 
 describe("openclaw onboard in a terminal", () => {
   // A missing tool fails the run instead of skipping it: CI must exercise these.
-  beforeAll(() => expect(TMUX_AVAILABLE, "tmux is missing: install it (apt install tmux)").toBe(true));
+  beforeAll(() => expect(TMUX_AVAILABLE, "tmux is missing: install it (bash scripts/install-test-tools.sh)").toBe(true));
 
   it("from nothing to a gateway that answers a DM through the fake Bot API with the fake model", async () => {
     const t = runOnboard();
