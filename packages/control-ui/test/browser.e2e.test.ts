@@ -3,6 +3,8 @@
 // answered through the fake Telegram Bot API, fix a config error. Screenshots of every page go to
 // test-artifacts/ (CI keeps them).
 import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import jsQR from "jsqr";
 import JSON5 from "json5";
 import { PNG } from "pngjs";
@@ -11,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, launchBrowser, openLoggedIn, screenshot, startUiGateway, watchConsole, type UiGateway } from "./harness.js";
 
 const run = browserAvailable();
+const LINKCHAT_DIR = fileURLToPath(new URL("../../core/test/fixtures/plugins/linkchat/", import.meta.url));
 let browser: Browser;
 let ui: UiGateway | undefined;
 
@@ -279,6 +282,32 @@ describe.runIf(run)("the WhatsApp QR on the Channels page", () => {
     const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
     expect(decoded?.data).toBe(qrText);
     await screenshot(page, "channels-qr");
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+describe.runIf(run)("linking an account by QR code from the Channels page", () => {
+  it("a click starts the link in the gateway and the page draws the account's own QR code", async () => {
+    // A channel linked like WhatsApp Web (core's test fixture): it waits for a link, then shows a QR.
+    const linkchat = (await import(pathToFileURL(path.join(LINKCHAT_DIR, "index.js")).href)) as {
+      default: unknown;
+      QR_CODES: string[];
+    };
+    ui = await startUiGateway({ plugins: [linkchat.default], config: { channels: { linkchat: { loginMode: "wait" } } } });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    await openLoggedIn(page, ui, "#/channels");
+    const account = page.locator('[data-channel="linkchat"]');
+    await account.getByText("needs linking").waitFor();
+    await account.locator("button.link-account").click();
+    const svg = account.locator("svg.qr");
+    await svg.waitFor();
+    const png = PNG.sync.read(await svg.screenshot());
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(decoded?.data).toBe(linkchat.QR_CODES[0]);
+    await screenshot(page, "channels-link");
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

@@ -59,7 +59,7 @@ export interface UiGateway {
 
 /** Starts the fakes and a gateway serving the built UI; `telegram: true` adds a Telegram bot nobody is allowed on yet. */
 export async function startUiGateway(
-  options: { telegram?: boolean; config?: Record<string, unknown>; chunkDelayMs?: number } = {},
+  options: { telegram?: boolean; config?: Record<string, unknown>; chunkDelayMs?: number; plugins?: unknown[] } = {},
 ): Promise<UiGateway> {
   const home = mkdtempSync(path.join(tmpdir(), "openclaw-ui-"));
   const llm = await startFakeOpenAI(options.chunkDelayMs !== undefined ? { chunkDelayMs: options.chunkDelayMs } : {});
@@ -75,7 +75,7 @@ export async function startUiGateway(
   const gateway = await startGatewayProcess({
     paths: { stateDir: home, configPath },
     port: 0,
-    plugins: tg ? [telegramPlugin as never] : [],
+    plugins: [...(tg ? [telegramPlugin] : []), ...(options.plugins ?? [])] as never[],
     log: silentLogger,
     env: { HOME: home },
     controlUiDir: UI_DIST,

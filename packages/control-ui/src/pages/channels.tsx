@@ -3,6 +3,7 @@
 import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { useEvent, useRequest } from "../api/hooks.js";
+import type { GatewayConnection } from "../api/client.js";
 import type { AccountReport, ChannelReport } from "../api/types.js";
 import { QrCode } from "../qr.js";
 import type { PageProps } from "./page.js";
@@ -16,9 +17,18 @@ const STATE_LABEL: Record<string, string> = {
   "needs-login": "needs linking",
 };
 
-function Account(props: { account: AccountReport }) {
+function Account(props: { account: AccountReport; conn: GatewayConnection }) {
   const a = props.account;
   const qr = a.login?.kind === "qr" && typeof a.login.data === "string" ? a.login.data : undefined;
+  const [linking, setLinking] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  // `channels.login` starts the link in the gateway; the QR then arrives with `channels.changed`.
+  const link = () => {
+    setLinking({ busy: true });
+    props.conn.request("channels.login", { channel: a.channel, accountId: a.accountId }).then(
+      () => setLinking({ busy: false }),
+      (err: unknown) => setLinking({ busy: false, error: err instanceof Error ? err.message : String(err) }),
+    );
+  };
   return (
     <li class="account" data-account={`${a.channel}:${a.accountId}`}>
       <div class="account-head">
@@ -27,11 +37,20 @@ function Account(props: { account: AccountReport }) {
         <span class={`badge state-${a.state}`}>{STATE_LABEL[a.state] ?? a.state}</span>
       </div>
       {a.detail && <p class={a.state === "error" ? "error" : "muted"}>{a.detail}</p>}
-      {a.state === "needs-login" && a.loginCommand && !qr && (
+      {a.state === "needs-login" && !qr && (
         <p>
-          Link it with <code>{a.loginCommand}</code>
+          <button type="button" class="link-account" disabled={linking.busy} onClick={link}>
+            Show the QR code to link it
+          </button>
+          {a.loginCommand && (
+            <span class="muted">
+              {" "}
+              or run <code>{a.loginCommand}</code>
+            </span>
+          )}
         </p>
       )}
+      {linking.error && <p class="error">{linking.error}</p>}
       {qr && (
         <div class="qr-box">
           <p>Scan with the phone: WhatsApp → Settings → Linked devices → Link a device.</p>
@@ -76,7 +95,7 @@ export function ChannelsPage(props: PageProps) {
           <h2>{c.label}</h2>
           <ul class="accounts">
             {c.accounts.map((a) => (
-              <Account key={a.accountId} account={a} />
+              <Account key={a.accountId} account={a} conn={props.conn} />
             ))}
           </ul>
         </article>
