@@ -146,6 +146,9 @@ export class Compactor {
   async compactNow(ctx: SessionContext, prepare?: () => Promise<unknown>): Promise<CompactionOutcome> {
     if (!this.limits(ctx.candidates[0]?.ref).enabled) return { status: "disabled" };
     if (this.running.has(ctx.sessionKey) || this.compacting.has(ctx.sessionKey)) return { status: "busy" };
+    // Nothing to summarize yet: no flush turn either (it would only add to a short history).
+    const plan = this.planCut(ctx, "manual");
+    if (plan.cut === undefined) return { status: "nothing", tokens: plan.before };
     // Turns of the session wait for this (see whileRunning), the memory flush included.
     const pending = (async () => {
       await prepare?.();
@@ -164,8 +167,8 @@ export class Compactor {
     return this.running.has(sessionKey);
   }
 
-  /** Compacts without looking for a running turn: the caller holds the session. */
-  private async compactLocked(ctx: SessionContext, reason: CompactionReason): Promise<CompactionOutcome> {
+  /** Where a compaction for `reason` would cut the session's live history now (undefined: nowhere). */
+  private planCut(ctx: SessionContext, reason: CompactionReason) {
     const ref = ctx.candidates[0]?.ref;
     const limits = this.limits(ref);
     const ratio = this.calibration.ratio(ref);
@@ -178,6 +181,12 @@ export class Compactor {
     let keep = Math.min(limits.keepRecent, limits.threshold - overhead * ratio - limits.summaryMaxTokens);
     if (reason === "overflow") keep = Math.floor(keep / 2);
     const cut = findCut(live.events, Math.max(0, keep) / ratio, { force: reason !== "threshold" });
+    return { ref, limits, ratio, overhead, live, before, cut };
+  }
+
+  /** Compacts without looking for a running turn: the caller holds the session. */
+  private async compactLocked(ctx: SessionContext, reason: CompactionReason): Promise<CompactionOutcome> {
+    const { ref, limits, ratio, overhead, live, before, cut } = this.planCut(ctx, reason);
     if (cut === undefined) return { status: "nothing", tokens: before };
     const older = historyFromEvents(live.events.slice(0, cut));
     const kept = historyFromEvents(live.events.slice(cut));
