@@ -362,7 +362,7 @@ export class AgentRuntime {
         outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
         totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
         ...(result.modelRef ? { model: result.modelRef } : {}),
-        ...(contextTokens !== undefined ? { contextTokens } : {}),
+        ...(contextTokens !== undefined ? { contextUsedTokens: contextTokens } : {}),
       });
       const silent = isSilentReply(result.finalText);
       emit({ type: "final", text: silent ? "" : result.finalText, silent });

@@ -27,7 +27,10 @@ export interface SessionEntry {
   inputTokens?: number;
   outputTokens?: number;
   totalTokens?: number;
+  /** The reference's field: the model's context window as it resolved it (kept as imported; not read). */
   contextTokens?: number;
+  /** Tokens the last model call of the session used (prompt + reply, as the provider reported them); compaction reads it. */
+  contextUsedTokens?: number;
   compactionCount?: number;
   memoryFlushAt?: number;
   lastRoute?: unknown;

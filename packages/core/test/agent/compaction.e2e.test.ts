@@ -125,12 +125,12 @@ describe("compaction end to end (fake model)", () => {
     fake.enqueue([{ error: { status: 400 } }]);
     expect((await rt.runTurn({ sessionKey, message: "hello again", inboundKeys })).status).toBe("error");
     // The last context was near the window: a flush is due.
-    rt.store("main").updateEntry(sessionKey, { contextTokens: 3900 });
+    rt.store("main").updateEntry(sessionKey, { contextUsedTokens: 3900 });
     const again = await rt.runTurn({ sessionKey, message: "hello again", inboundKeys });
     expect(again).toMatchObject({ status: "ok", text: "Noted (11 characters)." });
     expect(flushes()).toBe(0);
 
-    rt.store("main").updateEntry(sessionKey, { contextTokens: 3900 });
+    rt.store("main").updateEntry(sessionKey, { contextUsedTokens: 3900 });
     expect((await rt.runTurn({ sessionKey, message: "something new" })).text).toBe("Noted (13 characters).");
     expect(flushes()).toBe(1);
   });

@@ -76,13 +76,13 @@ export class Compactor {
 
   /**
    * True when the memory flush should run before a turn whose message is `message`: the last
-   * context (`contextTokens` of the entry) plus the message passes the flush threshold, and the
+   * context (`contextUsedTokens` of the entry) plus the message passes the flush threshold, and the
    * session had no flush since its last compaction. Never for the flush turn itself.
    */
   flushDue(entry: SessionEntry | undefined, modelRef: string | undefined, message: string, trigger: TurnTrigger): boolean {
-    if (trigger === "memory-flush" || typeof entry?.contextTokens !== "number" || flushedThisCycle(entry)) return false;
+    if (trigger === "memory-flush" || typeof entry?.contextUsedTokens !== "number" || flushedThisCycle(entry)) return false;
     const { flushAt } = this.limits(modelRef);
-    return flushAt !== undefined && entry.contextTokens + this.calibration.calibrate(modelRef, estimateTextTokens(message)) > flushAt;
+    return flushAt !== undefined && entry.contextUsedTokens + this.calibration.calibrate(modelRef, estimateTextTokens(message)) > flushAt;
   }
 
   /** Records that the session had its flush in the current compaction cycle. */
@@ -213,7 +213,7 @@ export class Compactor {
       }),
     ]);
     const entry = ctx.store.getEntry(ctx.sessionKey);
-    ctx.store.updateEntry(ctx.sessionKey, { compactionCount: (entry?.compactionCount ?? 0) + 1, contextTokens: after });
+    ctx.store.updateEntry(ctx.sessionKey, { compactionCount: (entry?.compactionCount ?? 0) + 1, contextUsedTokens: after });
     ctx.emit?.({ type: "compaction", reason, tokensBefore: before, tokensAfter: after });
     return {
       status: "compacted",
