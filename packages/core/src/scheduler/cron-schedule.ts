@@ -132,7 +132,7 @@ export function formatInterval(ms: number): string {
 
 /**
  * One line per job for people and the agent:
- * `3f2a9c1e "standup" every 1d -> telegram:default:42 (isolated session); next 2026-12-02T09:00:00.000Z; last ok`.
+ * `3f2a9c1e "standup" every 1d -> mychat:default:42 (isolated session); next 2026-12-02T09:00:00.000Z; last ok`.
  */
 export function describeCronJob(job: CronJob): string {
   const name = job.name ? ` "${job.name}"` : "";

@@ -13,7 +13,7 @@ export type ScheduledTarget = ScheduledTurnTarget | "last" | "none";
 
 /**
  * Parses a target string: `"last"`, `"none"`, or `"<channel>:<accountId>:<chatId>"` (the chat id
- * may itself contain colons, e.g. `matrix:default:!room:example.org`). Case of `last`/`none` and
+ * may itself contain colons, e.g. a room id such as `!room:example.org`). Case of `last`/`none` and
  * surrounding blanks are ignored; the channel id is lowercased. `undefined` or `""` gives
  * `fallback` (default `"none"`). Throws an Error naming the expected format otherwise; callers
  * add the config key.
@@ -29,7 +29,9 @@ export function parseTarget(text: string | undefined, fallback: ScheduledTarget 
   const accountId = second > first + 1 ? trimmed.slice(first + 1, second).trim() : "";
   const chatId = second > 0 ? trimmed.slice(second + 1).trim() : "";
   if (!channel || !accountId || !chatId) {
-    throw new Error(`target "${trimmed}" must be "last", "none" or "<channel>:<accountId>:<chatId>", e.g. "telegram:default:123456789"`);
+    throw new Error(
+      `target "${trimmed}" must be "last", "none" or "<channel>:<accountId>:<chatId>" (a channel id as under channels.<id>, an account id such as "default", then the chat id)`,
+    );
   }
   return { channel, accountId, chatId };
 }

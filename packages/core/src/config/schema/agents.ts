@@ -34,7 +34,7 @@ const heartbeatSchema = z
       .string()
       .regex(
         /^\s*(last|none|[^:\s]+:[^:\s]+:.*\S)\s*$/i,
-        'write "last", "none" or "<channel>:<accountId>:<chatId>", e.g. "telegram:default:123456789"',
+        'write "last", "none" or "<channel>:<accountId>:<chatId>" (a channel id as under channels.<id>, an account id such as "default", then the chat id)',
       )
       .optional()
       .describe(
