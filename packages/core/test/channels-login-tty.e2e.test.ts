@@ -40,7 +40,10 @@ afterEach(() => {
 describe("channels login in a terminal", () => {
   // A missing tool fails the run instead of skipping it: CI must exercise these.
   beforeAll(() =>
-    expect(TMUX_AVAILABLE, "tmux is missing: install it (bash scripts/install-test-tools.sh); the QR code is checked in a real terminal").toBe(true),
+    expect(
+      TMUX_AVAILABLE,
+      "tmux is missing: install it (bash scripts/install-test-tools.sh); the QR code is checked in a real terminal",
+    ).toBe(true),
   );
   it("shows each QR code on the screen, scannable, then Linked as", async () => {
     writeConfig({});
