@@ -1,0 +1,60 @@
+// Providers whose client library is heavy live in packages of their own, installed only by the
+// users who configure them (like channel plugins). Core imports such a package on the first call.
+import { ProviderError } from "./types.js";
+
+/** What core needs to name in the message when a provider package is missing. */
+export interface ProviderPackageRequest {
+  /** The npm package, e.g. "@openclaw/provider-anthropic". */
+  packageName: string;
+  /** The provider id (`models.providers.<id>`) that needs it. */
+  provider: string;
+  /** Its wire protocol, e.g. "anthropic-messages". */
+  api: string;
+  model: string;
+  /** The config file, named in the message when known. */
+  configPath?: string;
+}
+
+const loaded = new Map<string, Promise<unknown>>();
+
+/** The command that installs `packageName` next to @openclaw/core. */
+export function providerInstallCommand(packageName: string): string {
+  return `npm install -g ${packageName}`;
+}
+
+/**
+ * Imports a provider package once per process (later calls share the first import). When it is
+ * not installed (or one of its own dependencies is missing) it throws a ProviderError of kind
+ * "unknown" (so a configured fallback model still answers) naming the provider's config key, the
+ * config file and the install command; a failed import is retried on the next call.
+ */
+export async function loadProviderPackage<T>(request: ProviderPackageRequest, importer = (s: string) => import(s)): Promise<T> {
+  let pending = loaded.get(request.packageName);
+  if (!pending) {
+    pending = importer(request.packageName);
+    loaded.set(request.packageName, pending);
+    pending.catch(() => loaded.delete(request.packageName));
+  }
+  try {
+    return (await pending) as T;
+  } catch (err) {
+    throw packageError(request, err);
+  }
+}
+
+function packageError(request: ProviderPackageRequest, err: unknown): ProviderError {
+  const { packageName, provider, api, model } = request;
+  const where = request.configPath ? ` in ${request.configPath}` : "";
+  const code = (err as { code?: unknown })?.code;
+  const missing = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+  const what = missing
+    ? `needs the package ${packageName}, which is not installed`
+    : `could not load the package ${packageName} (${(err as Error)?.message ?? String(err)})`;
+  return new ProviderError({
+    kind: "unknown",
+    message: `Model provider "${provider}" (models.providers.${provider}, api "${api}"${where}) ${what}. Install it next to OpenClaw with \`${providerInstallCommand(packageName)}\` (without -g when OpenClaw is a project dependency), or point models.providers.${provider} at an OpenAI-compatible api.`,
+    provider,
+    model,
+    cause: err,
+  });
+}
