@@ -56,6 +56,7 @@ export async function createAnthropicClient(
     ...request,
     packageName: ANTHROPIC_PROVIDER_PACKAGE,
     api: "anthropic-messages",
+    checkoutFolder: "packages/provider-anthropic",
   });
   return module.createAnthropicMessagesClient(options);
 }

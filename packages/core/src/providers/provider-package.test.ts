@@ -1,3 +1,5 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "./index.js";
 import { loadProviderPackage } from "./provider-package.js";
@@ -21,6 +23,12 @@ describe("loadProviderPackage", () => {
     expect(message).toContain("/home/me/.openclaw/openclaw.json");
     expect(message).toContain("not installed");
     expect(message).toContain("`npm install -g @openclaw/provider-not-installed-anywhere`");
+  });
+
+  it("installs from this checkout's folder when it has the package", async () => {
+    const error = await loadProviderPackage({ ...request, checkoutFolder: "packages/provider-anthropic" }).catch((err: unknown) => err);
+    const root = path.resolve(fileURLToPath(new URL("../../../../", import.meta.url)));
+    expect((error as Error).message).toContain(`\`npm install -g ${path.join(root, "packages/provider-anthropic")}\``);
   });
 
   it("imports an installed package once and shares it", async () => {

@@ -1,5 +1,8 @@
 // Providers whose client library is heavy live in packages of their own, installed only by the
 // users who configure them (like channel plugins). Core imports such a package on the first call.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { ProviderError } from "./types.js";
 
 /** What core needs to name in the message when a provider package is missing. */
@@ -13,12 +16,24 @@ export interface ProviderPackageRequest {
   model: string;
   /** The config file, named in the message when known. */
   configPath?: string;
+  /** The package's folder in this repository (e.g. "packages/provider-anthropic"), installed from there when the checkout has it. */
+  checkoutFolder?: string;
 }
 
 const loaded = new Map<string, Promise<unknown>>();
 
-/** The command that installs `packageName` next to @openclaw/core. */
-export function providerInstallCommand(packageName: string): string {
+/**
+ * The command that installs `packageName` next to @openclaw/core: from `checkoutFolder` of the
+ * checkout the running core belongs to (`<root>/packages/core`) when that folder exists, as
+ * first-party channels are (the registry's `@openclaw` scope is another project's), else by name.
+ */
+export function providerInstallCommand(packageName: string, checkoutFolder?: string): string {
+  if (checkoutFolder) {
+    // This file sits in src/providers/ or dist/providers/ of packages/core.
+    const root = path.resolve(fileURLToPath(new URL("../../", import.meta.url)), "..", "..");
+    const folder = path.join(root, checkoutFolder);
+    if (existsSync(path.join(folder, "package.json"))) return `npm install -g ${folder}`;
+  }
   return `npm install -g ${packageName}`;
 }
 
@@ -52,7 +67,7 @@ function packageError(request: ProviderPackageRequest, err: unknown): ProviderEr
     : `could not load the package ${packageName} (${(err as Error)?.message ?? String(err)})`;
   return new ProviderError({
     kind: "unknown",
-    message: `Model provider "${provider}" (models.providers.${provider}, api "${api}"${where}) ${what}. Install it next to OpenClaw with \`${providerInstallCommand(packageName)}\` (without -g when OpenClaw is a project dependency), or point models.providers.${provider} at an OpenAI-compatible api.`,
+    message: `Model provider "${provider}" (models.providers.${provider}, api "${api}"${where}) ${what}. Install it next to OpenClaw with \`${providerInstallCommand(packageName, request.checkoutFolder)}\` (without -g when OpenClaw is a project dependency), or point models.providers.${provider} at an OpenAI-compatible api.`,
     provider,
     model,
     cause: err,
