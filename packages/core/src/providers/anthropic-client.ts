@@ -4,6 +4,8 @@ import { loadProviderPackage, type ProviderPackageRequest } from "./provider-pac
 
 /** The package that provides {@link AnthropicMessagesClient}. */
 export const ANTHROPIC_PROVIDER_PACKAGE = "@openclaw/provider-anthropic";
+/** Its folder in this repository. */
+export const ANTHROPIC_CHECKOUT_FOLDER = "packages/provider-anthropic";
 
 export interface AnthropicClientOptions {
   apiKey: string;
@@ -56,7 +58,7 @@ export async function createAnthropicClient(
     ...request,
     packageName: ANTHROPIC_PROVIDER_PACKAGE,
     api: "anthropic-messages",
-    checkoutFolder: "packages/provider-anthropic",
+    checkoutFolder: ANTHROPIC_CHECKOUT_FOLDER,
   });
   return module.createAnthropicMessagesClient(options);
 }

@@ -40,7 +40,8 @@ export {
 export { createOpenAICompletionsProvider } from "./openai-completions.js";
 export { createAnthropicMessagesProvider, ANTHROPIC_DEFAULT_MAX_TOKENS } from "./anthropic-messages.js";
 export { ANTHROPIC_PROVIDER_PACKAGE } from "./anthropic-client.js";
-export { providerInstallCommand } from "./provider-package.js";
+export { providerInstallCommand, providerPackageMessage, isProviderPackageInstalled } from "./provider-package.js";
+export { missingProviderPackages, PROVIDER_PACKAGES, type MissingProviderPackage } from "./packages-in-use.js";
 export { createProvider, createProviderFactory, type ProviderFactoryOptions } from "./factory.js";
 export {
   parseModelRef,

@@ -57,19 +57,38 @@ export async function loadProviderPackage<T>(request: ProviderPackageRequest, im
   }
 }
 
-function packageError(request: ProviderPackageRequest, err: unknown): ProviderError {
-  const { packageName, provider, api, model } = request;
+/**
+ * Says that `request.packageName` is missing (or, with `loadError`, failed to load), naming the
+ * provider's config key, the config file and the install command.
+ */
+export function providerPackageMessage(request: Omit<ProviderPackageRequest, "model">, loadError?: unknown): string {
+  const { packageName, provider, api } = request;
   const where = request.configPath ? ` in ${request.configPath}` : "";
+  const what =
+    loadError === undefined
+      ? `needs the package ${packageName}, which is not installed`
+      : `could not load the package ${packageName} (${(loadError as Error)?.message ?? String(loadError)})`;
+  return `Model provider "${provider}" (models.providers.${provider}, api "${api}"${where}) ${what}. Install it next to OpenClaw with \`${providerInstallCommand(packageName, request.checkoutFolder)}\` (without -g when OpenClaw is a project dependency), or point models.providers.${provider} at an OpenAI-compatible api.`;
+}
+
+/** True when `packageName` resolves from core (without importing it). */
+export function isProviderPackageInstalled(packageName: string): boolean {
+  try {
+    import.meta.resolve(packageName);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function packageError(request: ProviderPackageRequest, err: unknown): ProviderError {
   const code = (err as { code?: unknown })?.code;
   const missing = code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
-  const what = missing
-    ? `needs the package ${packageName}, which is not installed`
-    : `could not load the package ${packageName} (${(err as Error)?.message ?? String(err)})`;
   return new ProviderError({
     kind: "unknown",
-    message: `Model provider "${provider}" (models.providers.${provider}, api "${api}"${where}) ${what}. Install it next to OpenClaw with \`${providerInstallCommand(packageName, request.checkoutFolder)}\` (without -g when OpenClaw is a project dependency), or point models.providers.${provider} at an OpenAI-compatible api.`,
-    provider,
-    model,
+    message: providerPackageMessage(request, missing ? undefined : err),
+    provider: request.provider,
+    model: request.model,
     cause: err,
   });
 }
