@@ -13,7 +13,7 @@
 // measures core + @openclaw/provider-anthropic and core + playwright-core, the optional pieces;
 // `--before` adds to every combination the three packages core depended on before issue 19,
 // openai, @anthropic-ai/sdk and playwright-core, to measure the "before" figures again).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -117,7 +117,8 @@ const overrides = {
   ...Object.fromEntries([...tarballOf].map(([name, file]) => [name, `file:${file}`])),
 };
 
-function install(label, names, registryPackages = BEFORE_ISSUE_19) {
+/** npm-installs `names` (tarballs) and `registryPackages` into a fresh folder; resolves to its size. */
+async function install(label, names, registryPackages = BEFORE_ISSUE_19) {
   const dir = join(work, label.replace(/[^a-z0-9]+/gi, "-"));
   mkdirSync(dir);
   const dependencies = Object.fromEntries(names.map((n) => [n, `file:${tarballOf.get(n)}`]));
@@ -127,11 +128,18 @@ function install(label, names, registryPackages = BEFORE_ISSUE_19) {
   }
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "install-size-probe", private: true, dependencies, overrides }, null, 2));
   const started = performance.now();
-  const r = spawnSync(
-    "npm",
-    ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--@openclaw:registry=http://127.0.0.1:9/"],
-    { cwd: dir, encoding: "utf8" },
-  );
+  const r = await new Promise((resolve) => {
+    const child = spawn(
+      "npm",
+      ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--@openclaw:registry=http://127.0.0.1:9/"],
+      { cwd: dir },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
   if (r.status !== 0) {
     console.error(`npm install for ${label} failed:\n${r.stdout}\n${r.stderr}`);
     process.exit(2);
@@ -151,26 +159,38 @@ const extras = [
   ["core + playwright-core", ["@openclaw/core"], ["playwright-core@1.65.1"]],
 ];
 
-let missed = 0;
-let core;
 const selected = (label) => label === "core" || !only || only.some((o) => label.endsWith(` ${o}`));
-for (const [label, names] of combos) {
-  if (!selected(label)) continue;
-  const r = install(label, names);
-  if (label === "core") core = r;
-  const isChannel = label !== "core";
+const jobs = [
+  ...combos.filter(([label]) => selected(label)).map(([label, names]) => ({ label, names })),
+  ...(args.includes("--extras") ? extras : []).map(([label, names, registryPackages]) => ({ label, names, registryPackages, extra: true })),
+];
+// Three npm installs at a time (they wait on the network and the disk more than on the CPU).
+const results = new Map();
+const queue = [...jobs];
+await Promise.all(
+  Array.from({ length: 3 }, async () => {
+    for (let job = queue.shift(); job; job = queue.shift())
+      results.set(job.label, await install(job.label, job.names, job.registryPackages));
+  }),
+);
+
+let missed = 0;
+const core = results.get("core");
+const coreNames = new Set(core.list.map((p) => p.name));
+for (const job of jobs) {
+  const r = results.get(job.label);
+  if (job.extra) {
+    console.log(`${job.label} (optional): ${mb(r.bytes)} MB, adds ${mb(r.bytes - core.bytes)} MB  [npm ${r.seconds.toFixed(1)} s]`);
+    continue;
+  }
+  const isChannel = job.label !== "core";
   const ok = !isChannel || r.bytes < TARGET_MB * 1024 * 1024;
   if (!ok) missed += 1;
   const added = isChannel ? `, the channel adds ${mb(r.bytes - core.bytes)} MB` : "";
   const target = isChannel ? ` (target < ${TARGET_MB} MB: ${ok ? "ok" : "MISSED"})` : "";
-  console.log(`${label}: ${r.list.length} packages, ${mb(r.bytes)} MB${added}${target}  [npm ${r.seconds.toFixed(1)} s]`);
-  const coreNames = new Set(core.list.map((p) => p.name));
+  console.log(`${job.label}: ${r.list.length} packages, ${mb(r.bytes)} MB${added}${target}  [npm ${r.seconds.toFixed(1)} s]`);
   const shown = (isChannel ? r.list.filter((p) => !coreNames.has(p.name)) : r.list).sort((a, b) => b.bytes - a.bytes).slice(0, 8);
   console.log(`    largest${isChannel ? " added" : ""}: ${shown.map((p) => `${p.name} ${mb(p.bytes)}`).join(", ")}`);
-}
-for (const [label, names, registryPackages] of args.includes("--extras") ? extras : []) {
-  const r = install(label, names, registryPackages);
-  console.log(`${label} (optional): ${mb(r.bytes)} MB, adds ${mb(r.bytes - core.bytes)} MB  [npm ${r.seconds.toFixed(1)} s]`);
 }
 if (!keep) rmSync(work, { recursive: true, force: true });
 else console.log(`kept ${work}`);
