@@ -3,6 +3,7 @@ import { isCorruptionError } from "../databases/index.js";
 import { configStep } from "./config-step.js";
 import { databasesStep } from "./databases-step.js";
 import { permissionsStep } from "./permissions-step.js";
+import { providersStep } from "./providers-step.js";
 import { referenceStep } from "./reference-step.js";
 import { sessionsStep } from "./sessions-step.js";
 import { workspaceStep } from "./workspace-step.js";
@@ -13,7 +14,15 @@ import type { DoctorContext, DoctorStep, DoctorStepResult } from "./types.js";
  * reference import and the databases step come before the steps that open the databases, so
  * --fix imports and restores them first.
  */
-export const DOCTOR_STEPS: DoctorStep[] = [configStep, permissionsStep, referenceStep, databasesStep, workspaceStep, sessionsStep];
+export const DOCTOR_STEPS: DoctorStep[] = [
+  configStep,
+  permissionsStep,
+  referenceStep,
+  databasesStep,
+  workspaceStep,
+  sessionsStep,
+  providersStep,
+];
 
 export interface DoctorReport {
   fix: boolean;

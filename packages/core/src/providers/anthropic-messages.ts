@@ -1,15 +1,20 @@
-// The client library is loaded on the first model call, not at startup (it is large).
-import type Anthropic from "@anthropic-ai/sdk";
+// The Anthropic SDK lives in @openclaw/provider-anthropic, loaded on the first model call.
+import { createAnthropicClient, type AnthropicMessagesClient, type AnthropicStreamEvent } from "./anthropic-client.js";
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
 import { acceptsImages, toolImages } from "./images.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
 import { ProviderError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelStreamEvent, type ToolSchema } from "./types.js";
 
-type MessageParam = Anthropic.Messages.MessageParam;
-type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
-type ToolParam = Anthropic.Messages.Tool;
-type StreamingParams = Anthropic.Messages.MessageCreateParamsStreaming;
+type ImageBlock = { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+type TextBlock = { type: "text"; text: string };
+type ContentBlockParam =
+  | TextBlock
+  | ImageBlock
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
+  | { type: "tool_result"; tool_use_id: string; content: string | Array<TextBlock | ImageBlock>; is_error?: boolean };
+type MessageParam = { role: "user" | "assistant"; content: string | ContentBlockParam[] };
+type ToolParam = { name: string; description: string; input_schema: Record<string, unknown> };
 
 /** Output-token cap when neither the request nor `models.providers.<id>.models[].maxTokens` sets one. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
@@ -44,7 +49,7 @@ function toAnthropicMessages(messages: ChatMessage[], vision: boolean): MessageP
             { type: "text" as const, text: m.content },
             ...images.map((i) => ({
               type: "image" as const,
-              source: { type: "base64" as const, media_type: i.mimeType as "image/png", data: i.data },
+              source: { type: "base64" as const, media_type: i.mimeType, data: i.data },
             })),
           ]
         : m.content;
@@ -67,7 +72,7 @@ function toAnthropicTools(tools: ToolSchema[]): ToolParam[] {
   return tools.map((t) => ({
     name: t.name,
     description: t.description,
-    input_schema: { type: "object", ...t.parameters } as ToolParam["input_schema"],
+    input_schema: { type: "object", ...t.parameters },
   }));
 }
 
@@ -78,21 +83,25 @@ function stopReasonOf(reason: string | null | undefined): "stop" | "tool_use" | 
 }
 
 /**
- * A provider for the Anthropic Messages API (or a compatible endpoint) on `@anthropic-ai/sdk`.
+ * A provider for the Anthropic Messages API (or a compatible endpoint) on `@anthropic-ai/sdk`, which
+ * comes with @openclaw/provider-anthropic: the first call imports that package, and fails with a
+ * ProviderError naming `models.providers.<id>` and the install command when it is missing.
  * Streams raw events (`messages.create` with `stream: true`); the system prompt goes in `system`;
  * tool calls map to `tool_use` blocks and results to `tool_result` blocks; the library's own
  * retries are off. Input tokens include cache reads and writes.
  */
 export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, options: ProviderBuildOptions = {}): ModelProvider {
-  let client: Anthropic | undefined;
-  const getClient = async (apiKey: string) =>
-    (client ??= new (await import("@anthropic-ai/sdk")).default({
-      apiKey,
-      baseURL: cfg.baseUrl,
-      defaultHeaders: cfg.headers,
-      timeout: cfg.timeoutMs,
-      maxRetries: 0,
-    }));
+  let client: Promise<AnthropicMessagesClient> | undefined;
+  const getClient = (apiKey: string, model: string) => {
+    client ??= createAnthropicClient(
+      { apiKey, baseUrl: cfg.baseUrl, headers: cfg.headers, timeoutMs: cfg.timeoutMs },
+      { provider: cfg.id, model, ...(options.configPath ? { configPath: options.configPath } : {}) },
+    );
+    client.catch(() => {
+      client = undefined;
+    });
+    return client;
+  };
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const ctx = {
@@ -116,8 +125,9 @@ export function createAnthropicMessagesProvider(cfg: ResolvedProviderConfig, opt
         stream: true,
         ...(req.system ? { system: req.system } : {}),
         ...(req.tools.length ? { tools: toAnthropicTools(req.tools) } : {}),
-      } as StreamingParams;
-      const events = await (await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY)).messages.create(body, { signal: guard.signal });
+      };
+      const anthropic = await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY, req.model);
+      const events = (await anthropic.streamMessages(body, guard.signal)) as AsyncIterable<AnthropicStreamEvent>;
 
       const blocks = new Map<number, { kind: "text"; emitted: boolean } | { kind: "tool"; id: string; name: string; json: string }>();
       let inputTokens = 0;

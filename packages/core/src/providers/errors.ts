@@ -43,7 +43,7 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-/** Pulls status, headers, error type/code and the server's message out of either SDK's errors. */
+/** Pulls status, headers, error type/code and the server's message out of an API error (http-stream.ts or the Anthropic SDK). */
 function inspect(err: unknown) {
   const e = (err ?? {}) as Record<string, any>;
   const body = (e.error ?? {}) as Record<string, any>;

@@ -1,6 +1,6 @@
-// Public surface of the providers concern: the provider contract, OpenAI-compatible and
-// Anthropic providers on their official client libraries, error classification, model-ref
-// resolution and fallback. Other folders import from here only.
+// Public surface of the providers concern: the provider contract, the OpenAI-compatible provider
+// (on fetch) and the Anthropic provider (its SDK in @openclaw/provider-anthropic, loaded on first
+// use), error classification, model-ref resolution and fallback. Other folders import from here only.
 export {
   ProviderError,
   type ChatMessage,
@@ -39,6 +39,9 @@ export {
 } from "./errors.js";
 export { createOpenAICompletionsProvider } from "./openai-completions.js";
 export { createAnthropicMessagesProvider, ANTHROPIC_DEFAULT_MAX_TOKENS } from "./anthropic-messages.js";
+export { ANTHROPIC_PROVIDER_PACKAGE } from "./anthropic-client.js";
+export { providerInstallCommand, providerPackageMessage, isProviderPackageInstalled } from "./provider-package.js";
+export { missingProviderPackages, PROVIDER_PACKAGES, type MissingProviderPackage } from "./packages-in-use.js";
 export { createProvider, createProviderFactory, type ProviderFactoryOptions } from "./factory.js";
 export {
   parseModelRef,

@@ -1,7 +1,7 @@
-// The client library is loaded on the first model call, not at startup (it is large).
-import type OpenAI from "openai";
+// Chat Completions over plain `fetch` and server-sent events: no client library to install or load.
 import { CallGuard, parseToolArguments } from "./call-guard.js";
 import { missingApiKeyError } from "./errors.js";
+import { ApiError, postForStream, readServerSentEvents } from "./http-stream.js";
 import { acceptsImages, dataUrl, toolImages } from "./images.js";
 import { PLACEHOLDER_API_KEY, type ProviderBuildOptions, type ResolvedProviderConfig } from "./registry.js";
 import {
@@ -14,11 +14,30 @@ import {
   type ToolSchema,
 } from "./types.js";
 
-type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
-type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
-type StreamingParams = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+type ContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+type MessageParam =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ContentPart[] }
+  | { role: "tool"; tool_call_id: string; content: string }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }>;
+    };
+type ToolParam = { type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } };
 
-type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+/** The parts of a streamed `chat.completion.chunk` this provider reads. */
+interface CompletionChunk {
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  choices?: Array<{
+    delta?: {
+      content?: string | null;
+      tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
+    };
+    finish_reason?: string | null;
+  }>;
+  error?: unknown;
+}
 
 /**
  * Maps the neutral history to Chat Completions messages. A `tool` message carries text only, so
@@ -71,24 +90,22 @@ function stopReasonOf(finish: string, hadToolCalls: boolean): "stop" | "tool_use
 
 /**
  * A provider for any OpenAI-compatible Chat Completions endpoint (OpenAI, OpenRouter, Ollama,
- * LM Studio, vLLM, llama.cpp…) on the `openai` library. Streams with `stream_options.include_usage`;
- * assembles tool calls from their deltas; the library's own retries are off (fallback and retry
- * policy live in core). `maxTokens` goes out as `max_completion_tokens` to api.openai.com and as
- * `max_tokens` elsewhere.
+ * LM Studio, vLLM, llama.cpp…) over `fetch`: POST `<baseUrl>/chat/completions` with a bearer key and
+ * the configured headers, streamed with `stream_options.include_usage`; tool calls are assembled
+ * from their deltas; no retries here (fallback and retry policy live in core). `maxTokens` goes out
+ * as `max_completion_tokens` to api.openai.com and as `max_tokens` elsewhere. On api.openai.com
+ * only, `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` from the environment are sent as the organization
+ * and project headers.
  */
 export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, options: ProviderBuildOptions = {}): ModelProvider {
-  let client: OpenAI | undefined;
   const isOpenAIHost = /(^|\.)api\.openai\.com$/i.test(safeHost(cfg.baseUrl));
-  const getClient = async (apiKey: string) =>
-    (client ??= new (await import("openai")).default({
-      apiKey,
-      baseURL: cfg.baseUrl,
-      defaultHeaders: cfg.headers,
-      timeout: cfg.timeoutMs,
-      maxRetries: 0,
-      // Organization/project variables belong to api.openai.com only.
-      ...(isOpenAIHost ? {} : { organization: null, project: null }),
-    }));
+  const url = `${cfg.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const headersFor = (apiKey: string): Record<string, string> => ({
+    authorization: `Bearer ${apiKey}`,
+    ...(isOpenAIHost && process.env.OPENAI_ORG_ID ? { "openai-organization": process.env.OPENAI_ORG_ID } : {}),
+    ...(isOpenAIHost && process.env.OPENAI_PROJECT_ID ? { "openai-project": process.env.OPENAI_PROJECT_ID } : {}),
+    ...cfg.headers,
+  });
 
   async function* stream(req: ModelRequest): AsyncGenerator<ModelStreamEvent> {
     const ctx = {
@@ -113,15 +130,18 @@ export function createOpenAICompletionsProvider(cfg: ResolvedProviderConfig, opt
         stream_options: { include_usage: true },
         ...(req.tools.length ? { tools: toOpenAITools(req.tools) } : {}),
         ...(maxTokens !== undefined ? { [isOpenAIHost ? "max_completion_tokens" : "max_tokens"]: maxTokens } : {}),
-      } as StreamingParams;
-      const chunks = await (await getClient(cfg.apiKey ?? PLACEHOLDER_API_KEY)).chat.completions.create(body, { signal: guard.signal });
+      };
+      const response = await postForStream(url, headersFor(cfg.apiKey ?? PLACEHOLDER_API_KEY), body, guard.signal);
 
       const calls = new Map<number, { id: string; name: string; args: string }>();
       let textOpen = false;
       let finish: string | undefined;
       let usage: { inputTokens: number; outputTokens: number } | undefined;
-      for await (const chunk of chunks) {
+      for await (const sse of readServerSentEvents((response.body ?? []) as AsyncIterable<Uint8Array>)) {
         guard.touch();
+        if (sse.data === "[DONE]") break;
+        const chunk = JSON.parse(sse.data) as CompletionChunk;
+        if (chunk.error) throw new ApiError(undefined, chunk, response.headers);
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
         const choice = chunk.choices?.[0];
         if (!choice) continue;

@@ -29,7 +29,7 @@ export const modelsSchema = z
             .enum(["openai-completions", "anthropic-messages"])
             .optional()
             .describe(
-              'Wire protocol: "openai-completions" (OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp…) or "anthropic-messages". Default: the built-in provider\'s own protocol, else "openai-completions".',
+              'Wire protocol: "openai-completions" (OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp…) or "anthropic-messages" (needs the @openclaw/provider-anthropic package installed next to OpenClaw). Default: the built-in provider\'s own protocol, else "openai-completions".',
             ),
           baseUrl: z.url().optional().describe("API base URL (default: the provider's public endpoint)."),
           apiKey: z

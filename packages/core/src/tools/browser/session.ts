@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import type { BrowserContext, Page } from "playwright-core";
 import { resolveChromiumExecutable } from "./executable.js";
+import { loadPlaywright } from "./playwright.js";
 import type { BrowserGuardOptions } from "./guard.js";
 import { startGuardProxy } from "./guard-proxy.js";
 import type { BrowserSettings } from "./settings.js";
@@ -98,7 +99,7 @@ export class BrowserSession {
     const { settings } = this.options;
     const executablePath = resolveChromiumExecutable(settings.executablePath);
     await mkdir(this.options.profileDir, { recursive: true });
-    const { chromium } = await import("playwright-core");
+    const { chromium } = await loadPlaywright();
     // Without allowPrivateNetwork every request goes through the guard proxy (loopback included).
     const proxy = settings.allowPrivateNetwork
       ? undefined
