@@ -9,14 +9,27 @@ export const TMUX_AVAILABLE = spawnSync("tmux", ["-V"]).status === 0;
 export interface TmuxPane {
   /** The whole pane with its scrollback, SGR colours kept. */
   capture(): string;
-  /** Polls the screen until `pattern` shows (or throws after `timeoutMs`, with the screen). */
-  waitFor(pattern: RegExp, options?: { timeoutMs?: number; what?: string }): Promise<string>;
+  /**
+   * Polls the screen until `pattern` shows `times` times (default 1; earlier prompts stay visible),
+   * or throws after `timeoutMs` (default 20 s) with the screen. `plain` strips the escape sequences first.
+   */
+  waitFor(pattern: RegExp, options?: WaitOptions): Promise<string>;
   /** `tmux send-keys`, e.g. "C-c". */
   sendKeys(...keys: string[]): void;
   /** The command's exit code, once it ended (printed by the wrapper as `EXITCODE=<n>`). */
   exitCode(options?: { timeoutMs?: number }): Promise<number>;
   kill(): void;
 }
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  what?: string;
+  times?: number;
+  plain?: boolean;
+}
+
+/** The screen without its escape sequences (colours, cursor moves). */
+export const plainText = (screen: string) => screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
 
 function shellQuote(s: string): string {
   return `'${s.replace(/'/g, "'\\''")}'`;
@@ -34,11 +47,12 @@ export function startTmux(argv: string[], options: { env: Record<string, string>
     execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env, cwd: options.cwd, encoding: "utf8" });
   tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "200", `sh -c ${shellQuote(command)}`);
   const capture = () => tmux("capture-pane", "-p", "-e", "-S", "-", "-t", "main");
-  const waitFor = async (pattern: RegExp, o: { timeoutMs?: number; what?: string } = {}) => {
+  const waitFor = async (pattern: RegExp, o: WaitOptions = {}) => {
     const deadline = Date.now() + (o.timeoutMs ?? 20_000);
+    const global = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
     for (;;) {
-      const screen = capture();
-      if (pattern.test(screen)) return screen;
+      const screen = o.plain ? plainText(capture()) : capture();
+      if ((screen.match(global) ?? []).length >= (o.times ?? 1)) return screen;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${o.what ?? pattern} in the terminal:\n${screen}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CLI_ENTRY, makeTempHome, startGatewayCli, type GatewayCliProcess } from "../helpers/cli.js";
-import { startTmux, TMUX_AVAILABLE, type TmuxPane } from "../helpers/tmux.js";
+import { plainText, startTmux, TMUX_AVAILABLE, type TmuxPane } from "../helpers/tmux.js";
 import { decodeTerminalQrs } from "../helpers/terminal-qr.js";
 import { cleanEnv, configExists, fakeSets, LLM_KEY, mode, OWNER, readConfig, startFakes, type Fakes } from "./helpers.js";
 
@@ -37,19 +37,10 @@ afterEach(async () => {
 });
 
 /** The screen as text, colours and cursor moves removed. */
-const screen = (t: TmuxPane) => t.capture().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+const screen = (t: TmuxPane) => plainText(t.capture());
 
 /** Waits until `pattern` has appeared `times` times on the screen (earlier prompts stay visible). */
-async function waitScreen(t: TmuxPane, pattern: RegExp, times = 1): Promise<string> {
-  const global = new RegExp(pattern.source, `${pattern.flags.replace("g", "")}g`);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const text = screen(t);
-    if ((text.match(global) ?? []).length >= times) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in the terminal:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitScreen = (t: TmuxPane, pattern: RegExp, times = 1) => t.waitFor(pattern, { times, plain: true, timeoutMs: 30_000 });
 
 const type = (t: TmuxPane, text: string) => t.sendKeys("-l", text);
 
