@@ -8,7 +8,7 @@
 //   (plugins/host-links.ts), so `instanceof` and zod schemas stay one instance;
 // - native or worker-based packages (better-sqlite3, pino) and heavy optional ones loaded lazily
 //   (playwright-core, provider SDKs).
-import { chmodSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -30,9 +30,12 @@ export const EXTERNAL = [
 ];
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+// Chunk names carry content hashes: without a clean folder every rebuild would leave the old ones
+// behind (and in the published package).
+rmSync(new URL("../dist/bundle/", import.meta.url), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { openclaw: "src/cli/main.ts" },
+  entryPoints: { openclaw: "src/cli/main.ts", index: "src/index.ts" },
   outdir: "dist/bundle",
   bundle: true,
   splitting: true,
@@ -40,6 +43,7 @@ await build({
   platform: "node",
   target: "node20.19",
   sourcemap: "linked",
+  sourcesContent: false, // stack traces need the mappings only; the published package has no src/
   external: EXTERNAL,
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume
   // CommonJS dependencies bundled into ESM still call require() for builtins.
