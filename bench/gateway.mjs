@@ -20,7 +20,7 @@
 // esbuild bundle; "before" is tsc's unbundled dist/cli/main.js, started beside it); >= 300 turns/s; p99 added latency < 20 ms at 300 turns/s;
 // RSS(10k) within 20% of RSS(1k). Needs the built packages (`pnpm build`).
 // Usage: node bench/gateway.mjs [--turns 10000] [--sessions 50] [--rate 300] [--runs 5]
-//                               [--only process|turns] [--clean-env] [--json]
+//                               [--only process|turns] [--clean-env] [--before <bin>] [--json]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -38,6 +38,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "5" },
     only: { type: "string" },
     "clean-env": { type: "boolean", default: false },
+    before: { type: "string" },
     json: { type: "boolean", default: false },
   },
 });
@@ -52,7 +53,8 @@ const TARGET = { startRatio: 3, rssMb: 60, rssFiveMb: 90, turnsPerSec: 300, p99M
 const root = new URL("../", import.meta.url);
 const corePackage = JSON.parse(readFileSync(new URL("packages/core/package.json", root), "utf8"));
 const CLI = fileURLToPath(new URL(`packages/core/${corePackage.bin.openclaw}`, root));
-const UNBUNDLED = fileURLToPath(new URL("packages/core/dist/cli/main.js", root));
+// The "before" row: `--before <bin>` (e.g. a bundle built from an older commit), else tsc's unbundled dist.
+const BEFORE = args.before ? path.resolve(args.before) : fileURLToPath(new URL("packages/core/dist/cli/main.js", root));
 const PLUGIN_DIR = fileURLToPath(new URL("packages/testkit/loopback-plugin/", root));
 
 const quantile = (xs, q) => {
@@ -204,7 +206,7 @@ async function measureStartup() {
     // A bare node that listens on a port and idles, timed the same way.
     baseline: { argv: (port) => ["-e", `require("node:net").createServer().listen(${port}, "127.0.0.1")`], config: null },
     zero: { argv: gateway(CLI), config: base },
-    before: { argv: gateway(UNBUNDLED), config: base },
+    before: { argv: gateway(BEFORE), config: base },
     five: { argv: gateway(CLI), config: five, alsoWait: { pattern: /account loopback:\w+ connected/, count: 5 } },
   });
   for (const [label, r, rssTarget] of [
@@ -426,7 +428,7 @@ function report(results) {
     );
     for (const [label, r] of [
       ["0 accounts", p.zero],
-      ["unbundled (tsc)", p.before],
+      [args.before ? "0, --before" : "unbundled (tsc)", p.before],
       ["5 loopback", p.five],
     ]) {
       console.log(
