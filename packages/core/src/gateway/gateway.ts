@@ -49,7 +49,8 @@ import { gatewayVersion } from "./version.js";
  *    the fix); starts the rolling backups (a round now, then every 6 hours, 3 kept per database);
  *    opens the state database, the AgentRuntime (session stores) and the MessageQueue, and
  *    imports legacy JSON sessions;
- * 5. listens (or adopts `options.listener`, the port bound early, whose waiting requests are served now) (HTTP `GET /health` + the WebSocket control API), records its pid and port in
+ * 5. listens (HTTP `GET /health` + the WebSocket control API; or adopts `options.listener`, the
+ *    port bound early, and serves the requests waiting on it), records its pid and port in
  *    `<stateDir>/gateway.json` (removed again when it stops) for the CLI, then starts every
  *    enabled account of every configured channel.
  * Every failure is a UserError with the fix; whatever was opened is closed again.
