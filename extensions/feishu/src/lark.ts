@@ -2,6 +2,7 @@
  * The few parts of `@larksuiteoapi/node-sdk` this plugin uses, typed here and loaded lazily (the
  * SDK is large: the light config entry and validation never load it).
  */
+import { createRequire } from "node:module";
 import type { PluginLogger } from "@openclaw/plugin-sdk";
 
 /** `Client.request`: an Open API call with the tenant token added; resolves with the response body. */
@@ -48,10 +49,15 @@ interface LarkModule {
 /** The package name, in a variable so the type checker does not load the SDK's 17 MB of types. */
 const SDK = "@larksuiteoapi/node-sdk";
 let loaded: Promise<LarkModule> | undefined;
+const requireHere = createRequire(import.meta.url);
 
-/** The SDK module (loaded once). */
+/**
+ * The SDK module (loaded once). Through `require`, not `import()`: the SDK and its dependencies are
+ * CommonJS, and the ESM loader would detect the format of and scan for exports every one of their
+ * files, which makes loading them about 3x slower (1 s instead of 0.3 s on a small machine).
+ */
 export function loadLark(): Promise<LarkModule> {
-  loaded ??= import(SDK).then((mod: { default?: LarkModule } & LarkModule) => (mod.Client ? mod : mod.default!));
+  loaded ??= Promise.resolve().then(() => requireHere(SDK) as LarkModule);
   return loaded;
 }
 

@@ -4,7 +4,7 @@
  * give up) and logs each call.
  */
 import { PermanentSendError, RateLimitedError, TransientSendError, type PluginLogger } from "@openclaw/plugin-sdk";
-import { Api, HttpError, type Transformer } from "grammy";
+import { Api, HttpError, type Transformer } from "./grammy.js";
 
 /** Telegram's answer when an edit would not change the message; the edit has nothing to do. */
 const NOT_MODIFIED = /message is not modified/i;

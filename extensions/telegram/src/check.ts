@@ -1,5 +1,5 @@
 /** The credentials check `openclaw onboard` runs before it saves the config: one `getMe`. */
-import { Api, GrammyError } from "grammy";
+import { Api, GrammyError } from "./grammy.js";
 import { accountKeyPath, type TelegramAccount } from "./account.js";
 import { grammySignal, normalizeApiRoot } from "./api.js";
 import { tokenRejectedError } from "./inbound/polling.js";

@@ -15,7 +15,7 @@ import {
   type SendOptions,
   type SentMessage,
 } from "@openclaw/plugin-sdk";
-import { InputFile, type Api } from "grammy";
+import { InputFile, type Api } from "./grammy.js";
 import type { TelegramAccount } from "./account.js";
 import { createSendingApi, grammySignal, isEntityParseError, type GrammySignal } from "./api.js";
 import { htmlToPlain, splitTelegramHtml, visibleLength } from "./format/html-chunks.js";

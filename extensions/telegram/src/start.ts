@@ -4,7 +4,7 @@
  * the sending side on the same bot token.
  */
 import type { AccountContext, AccountSession } from "@openclaw/plugin-sdk";
-import { Bot, GrammyError } from "grammy";
+import { Bot, GrammyError } from "./grammy.js";
 import type { Update } from "grammy/types";
 import { accountKeyPath, type TelegramAccount } from "./account.js";
 import { createTelegramOutbound } from "./outbound.js";

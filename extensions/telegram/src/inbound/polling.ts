@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { AccountConfigError, type AccountContext, type AccountStatus, type PluginLogger } from "@openclaw/plugin-sdk";
-import { GrammyError, type Api } from "grammy";
+import { GrammyError, type Api } from "../grammy.js";
 import type { Update } from "grammy/types";
 import { grammySignal } from "../api.js";
 import { UpdateWatermark } from "./watermark.js";

@@ -7,7 +7,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type AccountStatus, type PluginLogger, redactUrl } from "@openclaw/plugin-sdk";
-import { GrammyError, type Api } from "grammy";
+import { GrammyError, type Api } from "../grammy.js";
 import type { Update } from "grammy/types";
 import type { TelegramWebhookSettings } from "../account.js";
 import { grammySignal } from "../api.js";

@@ -1,6 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import {
   ControlError,
@@ -12,6 +13,7 @@ import {
   type ServerFrame,
 } from "./protocol.js";
 import type { ControlUi } from "./control-ui.js";
+import type { EarlyListener, ListenerHandlers } from "./early-listener.js";
 import type { HttpRouteTable } from "./http-routes.js";
 import { refusedUpgrade } from "./request-origin.js";
 import type { GatewayLogger } from "./types.js";
@@ -46,6 +48,11 @@ export interface ControlServerOptions {
   routes?: HttpRouteTable;
   /** The Control UI's static files (`gateway.controlUi.enabled`); unset: no UI. */
   controlUi?: ControlUi;
+  /**
+   * A listener already bound to `host:port` (see `listenEarly`); `listen()` adopts it instead of
+   * binding, and serves whatever waited on it.
+   */
+  listener?: EarlyListener;
 }
 
 const WS_PATHS = new Set(["/", "/ws"]);
@@ -83,36 +90,31 @@ export class ControlServer {
   private readonly rawSockets = new Set<Socket>();
   private readonly broadcastTargets = new Set<{ emit(event: string, payload: unknown): void }>();
 
+  private readonly handlers: ListenerHandlers;
+
   constructor(private readonly options: ControlServerOptions) {
-    this.http = createServer((req, res) => this.onHttp(req, res));
-    this.http.on("connection", (socket: Socket) => {
-      this.rawSockets.add(socket);
-      socket.once("close", () => this.rawSockets.delete(socket));
-    });
+    this.http = options.listener?.server ?? createServer();
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_PAYLOAD_BYTES });
-    this.http.on("upgrade", (req, socket, head) => {
-      const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
-      if (!WS_PATHS.has(pathname)) {
-        socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-        return;
-      }
-      const refused = refusedUpgrade(req, {
-        host: this.options.host,
-        port: () => (this.http.address() as AddressInfo | null)?.port ?? this.options.port,
-        allowedOrigins: this.options.allowedOrigins ?? [],
-        tokenRequired: this.options.token !== undefined,
-      });
-      if (refused !== undefined) {
-        this.options.log.warn(`control API: refused a connection: ${refused}`);
-        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
-        return;
-      }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
-    });
+    this.handlers = {
+      request: (req, res) => this.onHttp(req, res),
+      connection: (socket) => {
+        this.rawSockets.add(socket);
+        socket.once("close", () => this.rawSockets.delete(socket));
+      },
+      upgrade: (req, socket, head) => this.onUpgrade(req, socket, head),
+    };
   }
 
-  /** Starts listening; resolves with the port actually bound (useful with port 0). */
+  /** Starts listening (or adopts `options.listener`); resolves with the port actually bound (useful with port 0). */
   listen(): Promise<number> {
+    const { listener } = this.options;
+    if (listener) {
+      listener.adopt(this.handlers);
+      return Promise.resolve(listener.port);
+    }
+    this.http.on("connection", this.handlers.connection);
+    this.http.on("request", this.handlers.request);
+    this.http.on("upgrade", this.handlers.upgrade);
     return new Promise((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => reject(err);
       this.http.once("error", onError);
@@ -121,6 +123,26 @@ export class ControlServer {
         resolve((this.http.address() as AddressInfo).port);
       });
     });
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (!WS_PATHS.has(pathname)) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    const refused = refusedUpgrade(req, {
+      host: this.options.host,
+      port: () => (this.http.address() as AddressInfo | null)?.port ?? this.options.port,
+      allowedOrigins: this.options.allowedOrigins ?? [],
+      tokenRequired: this.options.token !== undefined,
+    });
+    if (refused !== undefined) {
+      this.options.log.warn(`control API: refused a connection: ${refused}`);
+      socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
   }
 
   /** Sends an event to every authenticated client. */

@@ -49,12 +49,23 @@ import { gatewayVersion } from "./version.js";
  *    the fix); starts the rolling backups (a round now, then every 6 hours, 3 kept per database);
  *    opens the state database, the AgentRuntime (session stores) and the MessageQueue, and
  *    imports legacy JSON sessions;
- * 5. listens (HTTP `GET /health` + the WebSocket control API), records its pid and port in
+ * 5. listens (HTTP `GET /health` + the WebSocket control API; or adopts `options.listener`, the
+ *    port bound early, and serves the requests waiting on it), records its pid and port in
  *    `<stateDir>/gateway.json` (removed again when it stops) for the CLI, then starts every
  *    enabled account of every configured channel.
  * Every failure is a UserError with the fix; whatever was opened is closed again.
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  try {
+    return await start(options);
+  } catch (err) {
+    // Whether or not the control server adopted it, the early listener closes with a failed start.
+    await options.listener?.close();
+    throw err;
+  }
+}
+
+async function start(options: GatewayOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
   // Every log line (plugins' too) and every status answer goes through the scrubber, which learns
   // the configured secrets as the config is read.
@@ -230,9 +241,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           log,
         })
       : undefined;
+    // The validated config may name another address than the raw file did (a migrated key):
+    // then listen where it says.
+    let listener = options.listener;
+    if (listener && (listener.host !== host || (port !== 0 && listener.port !== port))) {
+      await listener.close();
+      listener = undefined;
+    }
     const server = new ControlServer({
       host,
       port,
+      ...(listener ? { listener } : {}),
       token: auth.token,
       methods,
       log,

@@ -1,9 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { type AddressInfo, connect, createServer } from "node:net";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { UserError } from "../config/index.js";
 import { collectRun, connectAndWait, makeFakeChannel, prepareHarness, startHarness, until, type Harness } from "./__fixtures__/harness.js";
 import { GatewayClient, GatewayUnavailableError } from "./client.js";
+import { listenEarly } from "./early-listener.js";
 import { startGatewayProcess as startGateway } from "../app/index.js";
 
 let h: Harness | undefined;
@@ -243,5 +246,87 @@ describe("start-up", () => {
     const history = await client.request<any>("sessions.history", { sessionKey: "agent:main:old" });
     expect(JSON.stringify(history.events)).toContain("old hello");
     await client.close();
+  });
+});
+
+/** GET `path` on 127.0.0.1:`port`; resolves with the status and body. */
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path }, (res) => {
+      let body = "";
+      res.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Resolves true when a TCP connection to the port is accepted, false when it is refused. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("the early-bound control port", () => {
+  it("accepts connections before the gateway started and serves what waited once it has", async () => {
+    const listener = await listenEarly("127.0.0.1", 0);
+    const served: string[] = [];
+    const health = get(listener.port, "/health").then((r) => (served.push("health"), r));
+    const client = GatewayClient.connect(`ws://127.0.0.1:${listener.port}/`, {
+      token: "early-listener-token-0123456789",
+      timeoutMs: 25_000,
+    }).then((c) => (served.push("client"), c));
+    // The request reached the listener, which holds it: nothing is answered before the gateway started.
+    await new Promise<void>((resolve) => listener.server.once("request", () => resolve()));
+    expect(served).toEqual([]);
+
+    h = await startHarness({ listener, token: "early-listener-token-0123456789" });
+    expect(h.gateway.port).toBe(listener.port);
+    await expect(health).resolves.toEqual({ status: 200, body: '{"ok":true}' });
+    const connected = await client;
+    await expect(connected.request("health")).resolves.toMatchObject({ accepting: true });
+    await connected.close();
+  });
+
+  it("is closed when the gateway does not start", async () => {
+    const listener = await listenEarly("127.0.0.1", 0);
+    const p = await prepareHarness({ config: { gateway: { bind: "lan", auth: { mode: "none" } } } });
+    extraCleanup.push(
+      () => p.fake.close(),
+      () => rmSync(p.dir, { recursive: true, force: true }),
+    );
+    const waiting = get(listener.port, "/health").then(
+      () => "answered",
+      () => "dropped",
+    );
+    await expect(startGateway({ paths: p.paths, port: 0, env: {}, plugins: [], log: p.log, listener })).rejects.toThrow(
+      /gateway.auth.mode is "none"/,
+    );
+    await expect(waiting).resolves.toBe("dropped");
+    expect(await accepts(listener.port)).toBe(false);
+  });
+
+  it("is given up when the gateway resolves another port", async () => {
+    const listener = await listenEarly("127.0.0.1", 0);
+    const configured = await freePort();
+    h = await startHarness({ listener, port: configured });
+    expect(h.gateway.port).toBe(configured);
+    expect(await accepts(listener.port)).toBe(false);
+    await expect(get(configured, "/health")).resolves.toMatchObject({ status: 200 });
   });
 });

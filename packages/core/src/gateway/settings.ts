@@ -1,5 +1,5 @@
 import type { GatewayBind } from "./types.js";
-import { UserError } from "../config/index.js";
+import { UserError } from "../config/paths.js";
 import { ensureGatewayTokenFile, gatewayTokenPath } from "./token-file.js";
 
 /** The default control API port. */

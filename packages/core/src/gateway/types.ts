@@ -17,6 +17,7 @@ import type { AgentTool } from "../tool-contract/index.js";
 import type { ConfigReloadReport } from "../tools/index.js";
 import type { BackupScheduleOptions } from "../databases/index.js";
 import type { BackoffPolicy } from "./backoff.js";
+import type { EarlyListener } from "./early-listener.js";
 
 /** Where the gateway writes its one-line event log (listening, accounts, migrations). */
 export interface GatewayLogger {
@@ -164,6 +165,12 @@ export interface GatewayOptions {
    * package. Tests pass a small fixture folder. Ignored with `gateway.controlUi.enabled: false`.
    */
   controlUiDir?: string;
+  /**
+   * The control port bound early (`listenEarly`, by `openclaw gateway` before it loads the rest):
+   * adopted when it matches the host and port the config resolves to (any port when that is 0),
+   * else closed and the resolved address bound instead. Closed when the start fails.
+   */
+  listener?: EarlyListener;
 }
 
 /** State of one account, as `status()` and `channels.status` report it. */

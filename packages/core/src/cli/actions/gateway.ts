@@ -1,8 +1,9 @@
-// `openclaw gateway`, loaded only when it runs.
-import { UserError } from "../../config/index.js";
-import { startGatewayProcess } from "../../app/index.js";
-import { resolveGatewayBind, resolveGatewayPort } from "../../gateway/index.js";
-import { createGatewayFileLogger, parseLevel } from "../../logging/index.js";
+// `openclaw gateway`, loaded only when it runs. It binds the control port first and imports the
+// rest of the gateway after that, so the port accepts connections as early as possible.
+import { UserError } from "../../config/paths.js";
+import { bindControlPortEarly } from "../../gateway/early-start.js";
+import { resolveGatewayBind, resolveGatewayPort } from "../../gateway/settings.js";
+import { holdYoungGeneration } from "../../gateway/young-generation.js";
 import type { CliContext } from "../context.js";
 import { coreVersion } from "../version.js";
 
@@ -21,22 +22,43 @@ export interface GatewayCommandOptions {
  * second signal exits at once with code 130.
  */
 export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOptions): Promise<void> {
-  const level = process.env.OPENCLAW_LOG_LEVEL ? parseLevel(process.env.OPENCLAW_LOG_LEVEL, "OPENCLAW_LOG_LEVEL") : "info";
-  const log = createGatewayFileLogger({ stateDir: ctx.paths().stateDir, console: ctx.stderr, level });
   // Flags are checked before anything opens, so a typo never half-starts the gateway.
   const port = opts.port !== undefined ? resolveGatewayPort({}, {}, opts.port) : undefined;
   const bind = opts.bind !== undefined ? resolveGatewayBind({}, opts.bind) : undefined;
   if (opts.token !== undefined && opts.token.trim() === "")
     throw new UserError("--token is empty; pass the token, or leave --token out to use the configured or generated one.", 2);
+  // The start-up garbage must not leave an idle gateway with a grown young generation.
+  const releaseYoungGeneration = holdYoungGeneration();
+  // Nothing is served on it before the gateway has started and checked everything.
+  const listener = await bindControlPortEarly({
+    paths: ctx.paths(),
+    env: process.env,
+    ...(port !== undefined ? { port } : {}),
+    ...(bind !== undefined ? { bind } : {}),
+  });
+  const [{ startGatewayProcess }, { createGatewayFileLogger, parseLevel }] = await Promise.all([
+    import("../../app/index.js"),
+    import("../../logging/index.js"),
+  ]);
+  let log: Awaited<ReturnType<typeof createGatewayFileLogger>>;
+  try {
+    const level = process.env.OPENCLAW_LOG_LEVEL ? parseLevel(process.env.OPENCLAW_LOG_LEVEL, "OPENCLAW_LOG_LEVEL") : "info";
+    log = createGatewayFileLogger({ stateDir: ctx.paths().stateDir, console: ctx.stderr, level });
+  } catch (err) {
+    await listener?.close();
+    throw err;
+  }
 
   const gateway = await startGatewayProcess({
     paths: ctx.paths(),
     version: coreVersion(),
     log,
+    ...(listener ? { listener } : {}),
     ...(port !== undefined ? { port } : {}),
     ...(bind !== undefined ? { bind } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),
   });
+  releaseYoungGeneration();
   if (gateway.controlUiUrl) {
     ctx.stdout.write(`Control UI: ${gateway.controlUiUrl} (open it signed in with \`openclaw dashboard\`)\n`);
   }

@@ -1,0 +1,226 @@
+// Five channels connected (issue 19): `openclaw gateway` (the bin, the esbuild bundle) with one
+// account each of telegram, matrix, feishu, qqbot and whatsapp, the extensions of this repository
+// on their real client libraries (grammY-less Bot API client, matrix-js-sdk, the Lark SDK's long
+// connection, QQ's WebSocket gateway; WhatsApp with its socket replaced by @openclaw/testkit's
+// fake behind its relay, the only WhatsApp there is without a phone), against the fakes of
+// @openclaw/testkit on 127.0.0.1 (no Synapse). Timed from spawning the process until every
+// account reports "connected" through the control API (`channels.status` and `channels.changed`,
+// what `openclaw channels status` shows); the port accepting a TCP connection is printed beside
+// it. Then the idle RSS with the five accounts, 12 s after they connected (V8's memory reducer
+// returns the start-up garbage about 8 s after allocation stops).
+// Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
+// fake WhatsApp's URL for the fixture plugin.
+// Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
+// Usage: node bench/channels-connect.mjs [--runs 5]   (needs `pnpm build`)
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: args } = parseArgs({ options: { runs: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+const RUNS = Number(args.runs);
+const TARGET = { connectedMs: 1000, rssMb: 90 };
+const IDLE_AFTER_MS = 12_000;
+const TOKEN = "bench-channels-connect-token-0123456789";
+const WA_NUMBER = "+15550001111";
+
+const root = new URL("../", import.meta.url);
+const file = (p) => fileURLToPath(new URL(p, root));
+const corePackage = JSON.parse(readFileSync(new URL("packages/core/package.json", root), "utf8"));
+const CLI = file(`packages/core/${corePackage.bin.openclaw}`);
+const load = (p) =>
+  import(new URL(p, root)).catch((err) => {
+    console.error(`bench/channels-connect: build first (pnpm build): ${err.message}`);
+    process.exit(1);
+  });
+const [testkit, matrixKit, feishuKit, whatsappKit, { GatewayClient }] = await Promise.all([
+  load("packages/testkit/dist/index.js"),
+  load("packages/testkit/dist/matrix/index.js"),
+  load("packages/testkit/dist/feishu/index.js"),
+  load("packages/testkit/dist/whatsapp/index.js"),
+  load("packages/core/dist/gateway/client.js"),
+]);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once 127.0.0.1:`port` accepts a TCP connection (tried every 2 ms). */
+async function accepted(port, child) {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the process exited (${child.exitCode}) before its port accepted`);
+    const ok = await new Promise((resolve) => {
+      const socket = net.connect(port, "127.0.0.1");
+      socket.once("connect", () => (socket.destroy(), resolve(true)));
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    await sleep(2);
+  }
+}
+
+// ---- the fakes, the home and the config ----
+await matrixKit.quietMatrixSdkLogs?.();
+const tg = await testkit.startFakeTelegram();
+const hs = await matrixKit.startFakeHomeserver();
+const matrixBot = await hs.registerUser("bot", { displayName: "Claw" });
+const feishu = await feishuKit.startFakeFeishu({});
+const qq = await testkit.startFakeQQBot({});
+const wa = await whatsappKit.startFakeWhatsAppServer({ linkedNumber: WA_NUMBER });
+
+const home = mkdtempSync(path.join(tmpdir(), "openclaw-bench-channels-"));
+const stateDir = path.join(home, ".openclaw");
+mkdirSync(stateDir);
+writeFileSync(
+  path.join(stateDir, "openclaw.json"),
+  JSON.stringify({
+    agents: { defaults: { model: "local/llama", skipBootstrap: true } },
+    models: { providers: { local: { baseUrl: "http://127.0.0.1:9/v1", apiKey: "sk-bench", models: [{ id: "llama" }] } } },
+    gateway: { auth: { token: TOKEN } },
+    plugins: {
+      load: {
+        paths: [
+          "extensions/telegram",
+          "extensions/matrix",
+          "extensions/feishu",
+          "extensions/qqbot",
+          "packages/testkit/whatsapp-fixture-plugin",
+        ].map((p) => file(`${p}/`)),
+      },
+    },
+    channels: {
+      telegram: { botToken: tg.token, apiRoot: tg.apiRoot },
+      matrix: { homeserver: hs.baseUrl, accessToken: matrixBot.accessToken },
+      feishu: { appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.baseUrl },
+      qqbot: { appId: qq.appId, clientSecret: qq.clientSecret, apiBase: qq.apiBase, tokenUrl: qq.tokenUrl },
+      whatsapp: {},
+    },
+  }),
+);
+const env = { HOME: home, OPENCLAW_FAKE_WHATSAPP_URL: wa.url };
+for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")) env[k] ??= v;
+
+// WhatsApp links once, as a user does (`channels login`, the phone scans the QR code); every
+// start after that connects with the saved auth state.
+{
+  const login = spawn(process.execPath, [CLI, "channels", "login", "whatsapp"], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  for (const s of [login.stdout, login.stderr]) s.on("data", (d) => (output += d));
+  const exited = new Promise((resolve) => login.once("exit", resolve));
+  await wa.fake.phone.waitFor(() => wa.fake.phone.currentQr !== undefined, 30_000);
+  wa.fake.phone.scanQr();
+  const code = await exited;
+  if (code !== 0) throw new Error(`openclaw channels login whatsapp failed (${code}):\n${output}`);
+}
+
+/** One start: spawn -> port accepts -> all five accounts connected; optionally the idle RSS. */
+async function startOnce({ idle = false } = {}) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, "gateway", "--port", String(port)], { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  try {
+    await accepted(port, child);
+    const acceptMs = performance.now() - started;
+    // Connecting early is fine: the gateway answers once it has started.
+    const client = await GatewayClient.connect(`ws://127.0.0.1:${port}/`, { token: TOKEN, timeoutMs: 30_000 });
+    // When each account first reported "connected" (ms after spawn).
+    const connectedAt = new Map();
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`not all connected after 30 s:\n${stderr}`)), 30_000);
+      const check = (channels) => {
+        for (const c of channels)
+          for (const a of c.accounts)
+            if (a.state === "connected" && !connectedAt.has(c.channel)) connectedAt.set(c.channel, performance.now() - started);
+        if (connectedAt.size === 5) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      client.onEvent((frame) => frame.event === "channels.changed" && check(frame.payload.channels));
+      client.request("channels.status").then((r) => check(r.channels), reject);
+    });
+    const connectedMs = Math.max(...connectedAt.values());
+    await client.close();
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024;
+    let idleRssMb;
+    if (idle) {
+      await sleep(IDLE_AFTER_MS);
+      idleRssMb = rss();
+    }
+    return { acceptMs, connectedMs, idleRssMb, perChannel: Object.fromEntries(connectedAt) };
+  } finally {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    if (child.exitCode === null) child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+/** `node -e 0` timed the same way (spawn -> exit), for scale. */
+function nodeBaseline() {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ["-e", "0"], { env });
+  return performance.now() - t0;
+}
+
+try {
+  await startOnce(); // warm-up: creates the state files and the sync stores
+  const runs = [];
+  const baseline = [];
+  for (let i = 0; i < RUNS; i++) {
+    baseline.push(nodeBaseline());
+    runs.push(await startOnce({ idle: i === RUNS - 1 }));
+  }
+  const result = {
+    nodeMs: median(baseline),
+    acceptMs: median(runs.map((r) => r.acceptMs)),
+    connectedMs: median(runs.map((r) => r.connectedMs)),
+    idleRssMb: runs.at(-1).idleRssMb,
+    perChannelMs: Object.fromEntries(
+      ["telegram", "matrix", "feishu", "qqbot", "whatsapp"].map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))]),
+    ),
+  };
+  const verdicts = [
+    {
+      name: "five channels connected",
+      ok: result.connectedMs < TARGET.connectedMs,
+      detail: `${result.connectedMs.toFixed(0)} ms after spawn < ${TARGET.connectedMs} ms`,
+    },
+    {
+      name: "idle RSS, five channels",
+      ok: result.idleRssMb < TARGET.rssMb,
+      detail: `${result.idleRssMb.toFixed(1)} MB < ${TARGET.rssMb} MB`,
+    },
+  ];
+  if (args.json) console.log(JSON.stringify({ result, verdicts }, null, 2));
+  else {
+    console.log(
+      `openclaw gateway with one account of each of telegram, matrix, feishu, qqbot, whatsapp (median of ${RUNS} after a warm-up):`,
+    );
+    console.log(
+      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn; idle RSS ${result.idleRssMb.toFixed(1)} MB`,
+    );
+    console.log(
+      `  each connected (ms after spawn, medians): ${Object.entries(result.perChannelMs)
+        .map(([c, ms]) => `${c} ${ms}`)
+        .join(", ")}`,
+    );
+    for (const v of verdicts) console.log(`${v.ok ? "PASS" : "FAIL"}  ${v.name}: ${v.detail}`);
+  }
+  if (verdicts.some((v) => !v.ok)) process.exitCode = 1;
+} finally {
+  await Promise.allSettled([tg.close(), hs.close(), feishu.close(), qq.close(), wa.close()]);
+  rmSync(home, { recursive: true, force: true });
+}
