@@ -3,20 +3,23 @@
 // imports stay lazy (code splitting: `--version` loads the entry chunk only). tsc's dist/ stays
 // as it is: the library API and the tests use it. Source maps point at src/.
 //
-// External (loaded from node_modules as before):
-// - @openclaw/plugin-sdk and zod: the host shares its copies with installed plugins
-//   (plugins/host-links.ts), so `instanceof` and zod schemas stay one instance;
-// - native or worker-based packages (better-sqlite3, pino) and heavy optional ones loaded lazily
-//   (playwright-core, provider SDKs).
-import { chmodSync } from "node:fs";
+// zod and @openclaw/plugin-sdk are bundled too (loading them from node_modules was most of a
+// command's start-up: ~120 files through the ESM loader). Installed plugins must still share the
+// host's copies (`instanceof` on the SDK's errors, one zod), so the build also writes shim
+// packages, dist/bundle/host/zod and dist/bundle/host/plugin-sdk: a package.json naming the real
+// package and version, and entry files that re-export the very chunks the bin uses.
+// plugins/host-links.ts links those shims into <stateDir>/extensions/node_modules when it runs
+// from the bundle (`__OPENCLAW_HOST_PACKAGES__` below), and the real packages when it runs from
+// tsc's dist.
+//
+// External (loaded from node_modules as before): native or worker-based packages (better-sqlite3,
+// pino) and heavy optional ones loaded lazily (playwright-core, provider SDKs).
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 export const EXTERNAL = [
-  "@openclaw/plugin-sdk",
-  "@openclaw/plugin-sdk/*",
-  "zod",
-  "zod/*",
   "better-sqlite3",
   "pino",
   "pino/*",
@@ -29,10 +32,56 @@ export const EXTERNAL = [
   "@openclaw/provider-*",
 ];
 
+/**
+ * The shim packages: for each, its folder under dist/bundle/host, the real package it stands for,
+ * and its `exports` (subpath -> the module it re-exports). Subpaths not listed are not provided
+ * (a plugin importing one gets ERR_PACKAGE_PATH_NOT_EXPORTED, which names the subpath).
+ */
+export const HOST_SHIMS = [
+  {
+    dir: "zod",
+    real: "zod",
+    exports: { ".": "zod", "./v4": "zod/v4", "./v4/core": "zod/v4/core", "./mini": "zod/mini", "./v4/mini": "zod/v4/mini" },
+  },
+  {
+    dir: "plugin-sdk",
+    real: "@openclaw/plugin-sdk",
+    exports: { ".": "@openclaw/plugin-sdk", "./config": "@openclaw/plugin-sdk/config", "./testing": "@openclaw/plugin-sdk/testing" },
+  },
+];
+
 const root = fileURLToPath(new URL("..", import.meta.url));
-await build({
+const outdir = path.join(root, "dist/bundle");
+/** `zod/v4/core` -> `host/zod/v4-core` (entry name, no extension). */
+const shimFile = (subpath) => (subpath === "." ? "index" : subpath.slice(2).replaceAll("/", "-"));
+const shimEntries = {};
+for (const shim of HOST_SHIMS) {
+  for (const [subpath, specifier] of Object.entries(shim.exports)) {
+    shimEntries[`host/${shim.dir}/${shimFile(subpath)}`] = `openclaw-host-shim:${specifier}`;
+  }
+}
+
+/** Serves `openclaw-host-shim:<specifier>` as a module re-exporting everything `<specifier>` exports. */
+const hostShimPlugin = {
+  name: "openclaw-host-shim",
+  setup(b) {
+    b.onResolve({ filter: /^openclaw-host-shim:/ }, (args) => ({
+      path: args.path.slice("openclaw-host-shim:".length),
+      namespace: "host-shim",
+    }));
+    b.onLoad({ filter: /.*/, namespace: "host-shim" }, async (args) => {
+      const mod = await import(args.path);
+      const lines = [`export * from ${JSON.stringify(args.path)};`];
+      if ("default" in mod) lines.push(`export { default } from ${JSON.stringify(args.path)};`);
+      return { contents: lines.join("\n"), resolveDir: root, loader: "js" };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
   absWorkingDir: root,
-  entryPoints: { openclaw: "src/cli/main.ts" },
+  entryPoints: { openclaw: "src/cli/main.ts", ...shimEntries },
   outdir: "dist/bundle",
   bundle: true,
   splitting: true,
@@ -41,9 +90,37 @@ await build({
   target: "node20.19",
   sourcemap: "linked",
   external: EXTERNAL,
+  plugins: [hostShimPlugin],
+  metafile: true,
+  define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume
   // CommonJS dependencies bundled into ESM still call require() for builtins.
   banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
   logLevel: "warning",
 });
-chmodSync(new URL("../dist/bundle/openclaw.js", import.meta.url), 0o755);
+chmodSync(path.join(outdir, "openclaw.js"), 0o755);
+
+// One copy of each shared package in the bundle: two would mean two instances again.
+for (const shim of HOST_SHIMS) {
+  const marker = `node_modules/${shim.real}/`;
+  const copies = new Set(
+    Object.keys(result.metafile.inputs)
+      .filter((input) => input.includes(marker))
+      .map((input) => input.slice(0, input.indexOf(marker) + marker.length)),
+  );
+  if (copies.size > 1) throw new Error(`the bundle holds ${copies.size} copies of ${shim.real}: ${[...copies].join(", ")}`);
+}
+
+for (const shim of HOST_SHIMS) {
+  const realPkg = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve(`${shim.real}/package.json`)), "utf8"));
+  const exports = Object.fromEntries(Object.keys(shim.exports).map((subpath) => [subpath, `./${shimFile(subpath)}.js`]));
+  const pkg = {
+    name: realPkg.name,
+    version: realPkg.version,
+    description: `This OpenClaw's bundled ${realPkg.name}, shared with installed plugins (re-exports the bin's own modules).`,
+    type: "module",
+    exports: { ...exports, "./package.json": "./package.json" },
+  };
+  mkdirSync(path.join(outdir, "host", shim.dir), { recursive: true });
+  writeFileSync(path.join(outdir, "host", shim.dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+}

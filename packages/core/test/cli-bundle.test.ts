@@ -1,10 +1,12 @@
 // The `openclaw` bin is the esbuild bundle (scripts/bundle.mjs), not tsc's dist/cli/main.js that
 // the other CLI tests run. These run the bin that package.json names and compare what a user sees.
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempHome, runCli } from "./helpers/cli.js";
+import { makeCliHome } from "./plugins/cli-home.js";
+import { authorFolder, hostInstanceofHolds, resolvedFrom } from "./plugins/helpers.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../", import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")) as { version: string; bin: { openclaw: string } };
@@ -37,5 +39,39 @@ describe("the openclaw bin (bundle)", () => {
   it("finds its assets and the plugin SDK from the bundle's folder (doctor on an empty home)", async () => {
     const result = await runCli(["doctor"], { home, entry: BIN });
     expect(result.code, result.stderr).toBe(0);
+  });
+});
+
+describe("plugins installed by the bin share the bin's bundled @openclaw/plugin-sdk and zod", () => {
+  const SHIMS = path.join(PACKAGE_DIR, "dist", "bundle", "host");
+
+  it("links the bin's shim packages beside the plugin, whose SDK errors are the bin's, and validates its channel", async () => {
+    const h = makeCliHome({ entry: BIN });
+    try {
+      const author = authorFolder(h.home);
+      const installed = await h.cli("plugins", "install", author);
+      expect(installed.code, installed.stderr).toBe(0);
+      const pluginDir = path.join(h.ext, "node_modules", "openclaw-zodchat");
+
+      // One SDK and one zod: the bin's (the shims re-export the bin's own chunks), not the author's copies.
+      expect(resolvedFrom(pluginDir, "@openclaw/plugin-sdk")).toBe(realpathSync(path.join(SHIMS, "plugin-sdk")));
+      expect(resolvedFrom(pluginDir, "zod")).toBe(realpathSync(path.join(SHIMS, "zod")));
+      expect(hostInstanceofHolds(pluginDir, path.join(SHIMS, "plugin-sdk", "index.js"))).toBe(true);
+      // The author's own SDK copy is another instance: the check above can fail.
+      expect(hostInstanceofHolds(pluginDir, path.join(author, "node_modules", "@openclaw", "plugin-sdk", "dist", "index.js"))).toBe(false);
+
+      // The plugin's config entry (the SDK's config helpers and `z` from zod) loads in the bin and validates.
+      writeFileSync(h.configPath, JSON.stringify({ channels: { zodchat: { token: "t" } } }));
+      const ok = await h.cli("config", "validate");
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stderr).toBe("");
+      writeFileSync(h.configPath, JSON.stringify({ channels: { zodchat: { token: "" } } }));
+      const bad = await h.cli("config", "validate");
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain(h.configPath);
+      expect(bad.stderr).toContain("channels.zodchat.token");
+    } finally {
+      h.cleanup();
+    }
   });
 });
