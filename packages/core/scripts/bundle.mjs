@@ -16,7 +16,7 @@
 // pino) and heavy optional ones loaded lazily (playwright-core, provider SDKs).
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 export const EXTERNAL = [
@@ -78,7 +78,50 @@ const hostShimPlugin = {
   },
 };
 
+/**
+ * zod's locales (the error messages in ~50 languages, a third of zod's code) are rarely used and
+ * would be parsed at every start: `zod/v4/locales/index.js`, as zod's own modules import it, is
+ * replaced by a module whose functions load `zod-locales.cjs` (built below) on their first call.
+ * English, zod's default, stays in the bundle as it is.
+ */
+const LAZY_LOCALES_FILE = "zod-locales.cjs";
+const lazyZodLocalesPlugin = {
+  name: "openclaw-lazy-zod-locales",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), args.path), namespace: "lazy-zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-zod-locales" }, async (args) => {
+      const names = Object.keys(await import(pathToFileURL(args.path).href));
+      const lines = [
+        'import { createRequire } from "node:module";',
+        `const file = ${JSON.stringify(`./${LAZY_LOCALES_FILE}`)};`,
+        "let loaded;",
+        "const load = () => (loaded ??= createRequire(import.meta.url)(file));",
+        `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), "en.js"))};`,
+        ...names.filter((n) => n !== "en").map((n) => `export function ${n}(...args) { return load().${n}(...args); }`),
+      ];
+      return { contents: lines.join("\n"), resolveDir: path.dirname(args.path), loader: "js" };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: [fileURLToPath(import.meta.resolve("zod/v4/locales/index.js"))],
+  outfile: path.join(outdir, LAZY_LOCALES_FILE),
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20.19",
+  sourcemap: "linked",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});
 const result = await build({
   absWorkingDir: root,
   entryPoints: { openclaw: "src/cli/main.ts", ...shimEntries },
@@ -89,8 +132,12 @@ const result = await build({
   platform: "node",
   target: "node20.19",
   sourcemap: "linked",
+  // Less text for V8 to parse at start-up (compiling the chunks is a large part of a command's
+  // time). Identifiers stay as written, so stack traces read well even without the source maps.
+  minifyWhitespace: true,
+  minifySyntax: true,
   external: EXTERNAL,
-  plugins: [hostShimPlugin],
+  plugins: [hostShimPlugin, lazyZodLocalesPlugin],
   metafile: true,
   define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume
@@ -105,7 +152,7 @@ for (const shim of HOST_SHIMS) {
   const marker = `node_modules/${shim.real}/`;
   const copies = new Set(
     Object.keys(result.metafile.inputs)
-      .filter((input) => input.includes(marker))
+      .filter((input) => input.includes(marker) && !/^[\w-]+:/.test(input)) // not a plugin's virtual module
       .map((input) => input.slice(0, input.indexOf(marker) + marker.length)),
   );
   if (copies.size > 1) throw new Error(`the bundle holds ${copies.size} copies of ${shim.real}: ${[...copies].join(", ")}`);

@@ -1,8 +1,9 @@
 // The `openclaw` bin is the esbuild bundle (scripts/bundle.mjs), not tsc's dist/cli/main.js that
 // the other CLI tests run. These run the bin that package.json names and compare what a user sees.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeTempHome, runCli } from "./helpers/cli.js";
 import { makeCliHome } from "./plugins/cli-home.js";
@@ -73,5 +74,20 @@ describe("plugins installed by the bin share the bin's bundled @openclaw/plugin-
     } finally {
       h.cleanup();
     }
+  });
+});
+
+describe("the bin's zod as plugins get it (dist/bundle/host/zod)", () => {
+  it("offers zod's locales, loaded on first use, and English by default", () => {
+    const shim = pathToFileURL(path.join(PACKAGE_DIR, "dist", "bundle", "host", "zod", "index.js")).href;
+    const script = `
+      const { z } = await import(${JSON.stringify(shim)});
+      const english = z.string().safeParse(1).error.issues[0].message;
+      z.config(z.locales.de());
+      const german = z.string().safeParse(1).error.issues[0].message;
+      process.stdout.write(JSON.stringify([english, german]));`;
+    const [english, german] = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
+    expect(english).toBe("Invalid input: expected string, received number");
+    expect(german).toBe("Ungültige Eingabe: erwartet string, erhalten Zahl");
   });
 });
