@@ -108,6 +108,36 @@ const lazyZodLocalesPlugin = {
   },
 };
 
+/**
+ * Lazy SQLite: core's modules `import Database from "better-sqlite3"` (the only form they use) at
+ * the top, so every command that merely might open a database paid for loading better-sqlite3
+ * and its native add-on (~25 ms: the CommonJS translator, `bindings` probing for the .node file).
+ * In the bin that import gets a stand-in: the same constructor (`new Database(...)`,
+ * `instanceof`, static members) that requires the real package on first use.
+ */
+const lazySqlitePlugin = {
+  name: "openclaw-lazy-better-sqlite3",
+  setup(b) {
+    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: "better-sqlite3", namespace: "lazy-sqlite" }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-sqlite" }, () => ({
+      contents: [
+        'import { createRequire } from "node:module";',
+        "let real;",
+        'const load = () => (real ??= createRequire(import.meta.url)("better-sqlite3"));',
+        "const Database = new Proxy(function Database() {}, {",
+        "  construct: (_target, args) => new (load())(...args),",
+        "  apply: (_target, self, args) => load().apply(self, args),",
+        "  get: (_target, key) => Reflect.get(load(), key),",
+        "  has: (_target, key) => Reflect.has(load(), key),",
+        "});",
+        "export default Database;",
+      ].join("\n"),
+      resolveDir: root,
+      loader: "js",
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -137,7 +167,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: EXTERNAL,
-  plugins: [hostShimPlugin, lazyZodLocalesPlugin],
+  plugins: [hostShimPlugin, lazyZodLocalesPlugin, lazySqlitePlugin],
   metafile: true,
   define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume

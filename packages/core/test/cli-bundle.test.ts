@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openAgentStore } from "../src/sessions/index.js";
 import { makeTempHome, runCli } from "./helpers/cli.js";
 import { makeCliHome } from "./plugins/cli-home.js";
 import { authorFolder, hostInstanceofHolds, resolvedFrom } from "./plugins/helpers.js";
@@ -89,5 +90,27 @@ describe("the bin's zod as plugins get it (dist/bundle/host/zod)", () => {
     const [english, german] = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
     expect(english).toBe("Invalid input: expected string, received number");
     expect(german).toBe("Ungültige Eingabe: erwartet string, erhalten Zahl");
+  });
+});
+
+describe("the bin opens SQLite databases (better-sqlite3 loads on first use)", () => {
+  it("lists the sessions of an agent's database, and doctor names a damaged state database", async () => {
+    const stateDir = path.join(home, ".openclaw");
+    const store = openAgentStore({ stateDir, agentId: "main" });
+    try {
+      store.getOrCreateSession("agent:main:main");
+    } finally {
+      store.close();
+    }
+    const list = await runCli(["sessions", "list", "--json"], { home, entry: BIN });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain("agent:main:main");
+
+    const stateDb = path.join(stateDir, "state", "openclaw.sqlite");
+    mkdirSync(path.dirname(stateDb), { recursive: true });
+    writeFileSync(stateDb, "not a database, just text that is long enough to be read as a header by SQLite".repeat(20));
+    const doctor = await runCli(["doctor"], { home, entry: BIN });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(`${stateDb} is damaged`);
   });
 });
