@@ -138,6 +138,25 @@ const lazySqlitePlugin = {
   },
 };
 
+/**
+ * commander requires node:child_process when it loads (for executable subcommands, which the CLI
+ * does not use); loading that builtin costs a few ms on every command. Commander gets a stand-in
+ * that requires it on first use.
+ */
+const lazyChildProcessForCommanderPlugin = {
+  name: "openclaw-lazy-child-process-for-commander",
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-child-process" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
+      contents: 'let real; module.exports = new Proxy({}, { get: (_t, key) => (real ??= require("node:child_process"))[key] });',
+      resolveDir: root,
+      loader: "js",
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
@@ -167,7 +186,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   external: EXTERNAL,
-  plugins: [hostShimPlugin, lazyZodLocalesPlugin, lazySqlitePlugin],
+  plugins: [hostShimPlugin, lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin],
   metafile: true,
   define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume
