@@ -14,7 +14,7 @@
 //
 // External (loaded from node_modules as before): native or worker-based packages (better-sqlite3,
 // pino) and heavy optional ones loaded lazily (playwright-core, provider SDKs).
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -32,16 +32,26 @@ export const EXTERNAL = [
   "@openclaw/provider-*",
 ];
 
+const zodLocaleFiles = readdirSync(path.dirname(fileURLToPath(import.meta.resolve("zod/v4/locales/index.js")))).filter(
+  (f) => f.endsWith(".js") && f !== "index.js",
+);
+
 /**
  * The shim packages: for each, its folder under dist/bundle/host, the real package it stands for,
- * and its `exports` (subpath -> the module it re-exports). Subpaths not listed are not provided
- * (a plugin importing one gets ERR_PACKAGE_PATH_NOT_EXPORTED, which names the subpath).
+ * and its `exports` (subpath -> the module it re-exports; zod's are all of zod's own subpaths).
+ * `require` of a zod subpath (a CommonJS plugin) gets zod's CommonJS build from core's own
+ * dependency, as it did before the bin bundled zod; the SDK has no CommonJS build.
  */
 export const HOST_SHIMS = [
   {
     dir: "zod",
     real: "zod",
-    exports: { ".": "zod", "./v4": "zod/v4", "./v4/core": "zod/v4/core", "./mini": "zod/mini", "./v4/mini": "zod/v4/mini" },
+    requireFromCore: true,
+    exports: Object.fromEntries(
+      [".", "./v4", "./v4/core", "./mini", "./v4/mini", "./v4-mini", "./locales", "./v4/locales", "./v3", "./compile"]
+        .concat(zodLocaleFiles.map((f) => `./v4/locales/${f}`))
+        .map((subpath) => [subpath, subpath === "." ? "zod" : `zod/${subpath.slice(2)}`]),
+    ),
   },
   {
     dir: "plugin-sdk",
@@ -52,8 +62,8 @@ export const HOST_SHIMS = [
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = path.join(root, "dist/bundle");
-/** `zod/v4/core` -> `host/zod/v4-core` (entry name, no extension). */
-const shimFile = (subpath) => (subpath === "." ? "index" : subpath.slice(2).replaceAll("/", "-"));
+/** `./v4/core` -> `v4_core` (file name in the shim package, no extension). */
+const shimFile = (subpath) => (subpath === "." ? "index" : subpath.slice(2).replace(/\.js$/, "").replaceAll("/", "_"));
 const shimEntries = {};
 for (const shim of HOST_SHIMS) {
   for (const [subpath, specifier] of Object.entries(shim.exports)) {
@@ -209,7 +219,20 @@ for (const shim of HOST_SHIMS) {
 
 for (const shim of HOST_SHIMS) {
   const realPkg = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve(`${shim.real}/package.json`)), "utf8"));
-  const exports = Object.fromEntries(Object.keys(shim.exports).map((subpath) => [subpath, `./${shimFile(subpath)}.js`]));
+  const dir = path.join(outdir, "host", shim.dir);
+  mkdirSync(dir, { recursive: true });
+  const exports = {};
+  for (const [subpath, specifier] of Object.entries(shim.exports)) {
+    const file = shimFile(subpath);
+    if (!shim.requireFromCore) {
+      exports[subpath] = `./${file}.js`;
+      continue;
+    }
+    // dist/bundle/host/<dir> -> the package root of @openclaw/core, whose dependency this is.
+    const forward = `const { createRequire } = require("node:module");\nconst core = require("node:path").join(__dirname, "..", "..", "..", "..", "package.json");\nmodule.exports = require(createRequire(core).resolve(${JSON.stringify(specifier)}));\n`;
+    writeFileSync(path.join(dir, `${file}.cjs`), forward);
+    exports[subpath] = { import: `./${file}.js`, require: `./${file}.cjs` };
+  }
   const pkg = {
     name: realPkg.name,
     version: realPkg.version,
@@ -217,6 +240,5 @@ for (const shim of HOST_SHIMS) {
     type: "module",
     exports: { ...exports, "./package.json": "./package.json" },
   };
-  mkdirSync(path.join(outdir, "host", shim.dir), { recursive: true });
-  writeFileSync(path.join(outdir, "host", shim.dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+  writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
 }

@@ -1,9 +1,9 @@
 // The `openclaw` bin is the esbuild bundle (scripts/bundle.mjs), not tsc's dist/cli/main.js that
 // the other CLI tests run. These run the bin that package.json names and compare what a user sees.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openAgentStore } from "../src/sessions/index.js";
 import { makeTempHome, runCli } from "./helpers/cli.js";
@@ -79,17 +79,35 @@ describe("plugins installed by the bin share the bin's bundled @openclaw/plugin-
 });
 
 describe("the bin's zod as plugins get it (dist/bundle/host/zod)", () => {
-  it("offers zod's locales, loaded on first use, and English by default", () => {
-    const shim = pathToFileURL(path.join(PACKAGE_DIR, "dist", "bundle", "host", "zod", "index.js")).href;
+  it("resolves zod's subpaths, offers its locales (loaded on first use; English by default), and require() still works", () => {
+    // A plugin folder whose node_modules/zod is the shim, as `plugins install` links it.
+    mkdirSync(path.join(home, "plugin", "node_modules"), { recursive: true });
+    symlinkSync(path.join(PACKAGE_DIR, "dist", "bundle", "host", "zod"), path.join(home, "plugin", "node_modules", "zod"), "dir");
+    writeFileSync(path.join(home, "plugin", "package.json"), JSON.stringify({ name: "p", type: "module" }));
     const script = `
-      const { z } = await import(${JSON.stringify(shim)});
+      import { createRequire } from "node:module";
+      const { z } = await import("zod");
       const english = z.string().safeParse(1).error.issues[0].message;
       z.config(z.locales.de());
       const german = z.string().safeParse(1).error.issues[0].message;
-      process.stdout.write(JSON.stringify([english, german]));`;
-    const [english, german] = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }));
-    expect(english).toBe("Invalid input: expected string, received number");
-    expect(german).toBe("Ungültige Eingabe: erwartet string, erhalten Zahl");
+      const { default: fr } = await import("zod/v4/locales/fr.js");
+      const core = await import("zod/v4/core");
+      const mini = await import("zod/v4-mini");
+      const commonjs = createRequire(import.meta.url)("zod");
+      process.stdout.write(JSON.stringify({
+        english, german, fr: typeof fr, sameCore: z.string() instanceof core.$ZodType, mini: typeof mini.object,
+        commonjs: commonjs.z.number().safeParse(2).success,
+      }));`;
+    writeFileSync(path.join(home, "plugin", "check.js"), script);
+    const out = JSON.parse(execFileSync(process.execPath, [path.join(home, "plugin", "check.js")], { encoding: "utf8" }));
+    expect(out).toEqual({
+      english: "Invalid input: expected string, received number",
+      german: "Ungültige Eingabe: erwartet string, erhalten Zahl",
+      fr: "function",
+      sameCore: true,
+      mini: "function",
+      commonjs: true,
+    });
   });
 });
 
