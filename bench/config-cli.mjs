@@ -8,7 +8,14 @@
 // Doctor --fix gets a legacy-keyed copy of the config before every run, so each run really
 // migrates (and writes the file and its .bak).
 //
-//   node bench/config-cli.mjs [--runs 15] [--json] [--no-before]
+// Environment (the agreed baseline environment of the process benches, bench/README.md): the
+// baseline and every command get this process's environment (minus OPENCLAW_* variables) with
+// HOME at a temporary folder and the fixture's secrets, so both pay what the machine's
+// environment costs Node at start-up (e.g. NODE_EXTRA_CA_CERTS, ~70 ms here); targets apply to
+// that ratio. `--clean-env` runs both with only PATH, HOME and the secrets instead and prints that
+// ratio (informational: it never fails).
+//
+//   node bench/config-cli.mjs [--runs 15] [--json] [--no-before] [--before-entry <file>] [--clean-env]
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,7 +26,9 @@ import { buildConfig, fixtureText, SECRETS } from "./lib/config-fixture.mjs";
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const corePackage = JSON.parse(readFileSync(path.join(repoRoot, "packages/core/package.json"), "utf8"));
 const BIN = path.join(repoRoot, "packages/core", corePackage.bin.openclaw);
-const UNBUNDLED = path.join(repoRoot, "packages/core/dist/cli/main.js");
+const beforeAt = process.argv.indexOf("--before-entry");
+/** "before": tsc's unbundled entry, or another build of the bin given with `--before-entry <file>`. */
+const UNBUNDLED = beforeAt >= 0 ? path.resolve(process.argv[beforeAt + 1]) : path.join(repoRoot, "packages/core/dist/cli/main.js");
 /** Median wall time of the bin as a multiple of the `node -e 0` median. */
 const TARGETS = { validate: 2, doctor: 2, fix: 2.5 };
 
@@ -40,7 +49,10 @@ const configPath = path.join(stateDir, "openclaw.json");
 mkdirSync(stateDir, { recursive: true, mode: 0o700 });
 chmodSync(stateDir, 0o700);
 
-const env = { PATH: process.env.PATH ?? "", HOME: home, ...SECRETS };
+const cleanEnv = process.argv.includes("--clean-env");
+/** The inherited environment without OPENCLAW_* (or a minimal one), HOME at the temp folder, the fixture's secrets. */
+const inherited = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith("OPENCLAW_")));
+const env = { ...(cleanEnv ? { PATH: process.env.PATH ?? "" } : inherited), HOME: home, ...SECRETS };
 const currentText = fixtureText(buildConfig(false));
 const legacyText = fixtureText(buildConfig(true));
 
@@ -127,26 +139,29 @@ try {
 
   if (asJson) {
     process.stdout.write(
-      `${JSON.stringify({ node: process.version, runs: RUNS, fixtureBytes: { current: currentText.length, legacy: legacyText.length }, legacyKeys, rows }, null, 2)}\n`,
+      `${JSON.stringify({ node: process.version, runs: RUNS, environment: cleanEnv ? "clean" : "inherited", fixtureBytes: { current: currentText.length, legacy: legacyText.length }, legacyKeys, rows }, null, 2)}\n`,
     );
   } else {
     const f = (ms) => `${ms.toFixed(1).padStart(7)} ms`;
     const out = [
       `config CLI bench: node ${process.version}, ${RUNS} runs each (+${WARMUP} warm-up), interleaved, temp HOME`,
-      `after = the openclaw bin (${path.relative(repoRoot, BIN)}); before = tsc's ${path.relative(repoRoot, UNBUNDLED)}`,
+      cleanEnv
+        ? "environment: clean (PATH, HOME and the fixture's secrets only; informational, targets are for the inherited environment)"
+        : `environment: inherited (minus OPENCLAW_*), HOME and secrets set${"NODE_EXTRA_CA_CERTS" in inherited ? "; includes NODE_EXTRA_CA_CERTS" : ""}`,
+      `after = the openclaw bin (${path.relative(repoRoot, BIN)}); before = ${beforeAt >= 0 ? "" : "tsc's "}${path.relative(repoRoot, UNBUNDLED)}`,
       `fixture: 5 channels x 2 accounts, 3 agents, 3 bindings; ${currentText.length} bytes current, ${legacyText.length} bytes legacy (${legacyKeys} retired keys, re-copied before every doctor run)`,
       "",
       `${"command".padEnd(26)}${"median".padStart(10)}${"p90".padStart(10)}${"min".padStart(10)}${"x node".padStart(8)}   target     result`,
     ];
     for (const r of rows) {
       const target = r.targetRatio ? `< ${r.targetRatio.toFixed(1)}x`.padEnd(9) : "".padEnd(9);
-      const verdict = r.targetRatio ? (r.pass ? "PASS" : "FAIL") : "";
+      const verdict = r.targetRatio ? (cleanEnv ? `(${r.pass ? "met" : "missed"}; info)` : r.pass ? "PASS" : "FAIL") : "";
       out.push(`${r.label.padEnd(26)}${f(r.median)}${f(r.p90)}${f(r.min)}${r.ratio.toFixed(2).padStart(8)}   ${target}  ${verdict}`);
     }
     out.push("", "x node = median / median of the bare `node -e 0` baseline measured in the same run; targets apply to that ratio.");
     process.stdout.write(`${out.join("\n")}\n`);
   }
-  if (rows.some((r) => r.pass === false)) process.exitCode = 1;
+  if (!cleanEnv && rows.some((r) => r.pass === false)) process.exitCode = 1;
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -12,7 +12,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 async function main(): Promise<void> {
-  const { program } = buildProgram();
+  const { program } = buildProgram(process.argv);
   program.exitOverride();
   try {
     await program.parseAsync(process.argv);

@@ -254,7 +254,9 @@ export function validateConfig(raw: unknown, registry: ConfigRegistry): Validati
     path: formatPath(f.path),
     message: f.message.startsWith(formatPath(f.path)) ? f.message.slice(formatPath(f.path).length).replace(/^[:\s]+/, "") : f.message,
   }));
-  const parsed = registry.schema.safeParse(raw);
+  // A config is parsed once per process (or reload): zod's JIT fast path (code generated per
+  // object schema with `new Function`) costs more to build than it saves on a single parse.
+  const parsed = registry.schema.safeParse(raw, { jitless: true });
   const senderProblems = senderIdProblems(raw, (channel) => registry.channels.find((c) => c.id === channel)?.ids);
   if (parsed.success && legacyProblems.length === 0 && senderProblems.length === 0) return { ok: true, config: parsed.data };
   const schemaProblems = parsed.success ? [] : problemsFromIssues(parsed.error.issues, raw, registry, legacy);

@@ -7,7 +7,6 @@ import {
   restoreDatabase,
   type DamagedDatabase,
 } from "../databases/index.js";
-import { readLiveGatewayRecord } from "../gateway/index.js";
 import { emptyResult, type DoctorStep } from "./types.js";
 
 function plannedFix(d: DamagedDatabase): string {
@@ -44,6 +43,8 @@ export const databasesStep: DoctorStep = {
         result.changes.push(plannedFix(damage));
         continue;
       }
+      // Imported here: the gateway module (with its WebSocket client) matters only to a repair.
+      const { readLiveGatewayRecord } = await import("../gateway/index.js");
       const gateway = readLiveGatewayRecord(stateDir);
       if (gateway) {
         result.problems.push(

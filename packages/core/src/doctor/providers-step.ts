@@ -6,9 +6,10 @@ import { emptyResult, type DoctorStep } from "./types.js";
 export const providersStep: DoctorStep = {
   id: "provider-packages",
   title: "Model provider packages",
-  async run({ paths }) {
+  async run(ctx) {
+    const { paths } = ctx;
     const result = emptyResult();
-    const { config, usedDefaults } = await configForDoctor(paths);
+    const { config, usedDefaults } = await configForDoctor(ctx);
     if (usedDefaults) return result;
     for (const missing of missingProviderPackages(config, { configPath: paths.configPath })) {
       result.problems.push(`${missing.message} (used by ${missing.ref})`);

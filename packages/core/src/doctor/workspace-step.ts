@@ -6,9 +6,10 @@ import { emptyResult, type DoctorStep } from "./types.js";
 export const workspaceStep: DoctorStep = {
   id: "workspace-state",
   title: "Workspace state",
-  async run({ paths, fix }) {
+  async run(ctx) {
+    const { paths, fix } = ctx;
     const result = emptyResult();
-    const { config, usedDefaults } = await configForDoctor(paths);
+    const { config, usedDefaults } = await configForDoctor(ctx);
     const workspaceDirs = resolveAllWorkspaceDirs(config, paths);
     const found = detectLegacyWorkspaceState({ stateDir: paths.stateDir, workspaceDirs });
     if (found.length === 0) return result;

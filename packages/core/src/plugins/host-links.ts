@@ -1,6 +1,7 @@
 import { lstat, mkdir, realpath, rm, symlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { packageField } from "./package-json.js";
 
 /**
@@ -12,14 +13,37 @@ import { packageField } from "./package-json.js";
 export const HOST_PROVIDED = ["@openclaw/plugin-sdk", "zod"] as const;
 export type HostProvidedPackage = (typeof HOST_PROVIDED)[number];
 
-/** Folder of the host's own @openclaw/plugin-sdk package (real path). */
+/**
+ * Set only in the `openclaw` bin (scripts/bundle.mjs defines it as the folder of the shim packages,
+ * relative to the bundle's chunks): the bin carries its own zod and SDK, and the shims there
+ * re-export exactly those modules. Undefined in tsc's dist, which uses node_modules.
+ */
+declare const __OPENCLAW_HOST_PACKAGES__: string | undefined;
+
+/** The bundle's shim package `<name>` (real path), or undefined when not running from the bundle. */
+async function bundledShimDir(name: "zod" | "plugin-sdk"): Promise<string | undefined> {
+  if (typeof __OPENCLAW_HOST_PACKAGES__ !== "string") return undefined;
+  return realpath(fileURLToPath(new URL(`./${__OPENCLAW_HOST_PACKAGES__}/${name}/`, import.meta.url)));
+}
+
+/**
+ * Folder of the host's own @openclaw/plugin-sdk package (real path): in the `openclaw` bin, the
+ * shim package that re-exports the bin's bundled SDK; otherwise the installed package.
+ */
 export async function hostSdkDir(): Promise<string> {
+  const shim = await bundledShimDir("plugin-sdk");
+  if (shim) return shim;
   const require = createRequire(import.meta.url);
   return realpath(path.dirname(require.resolve("@openclaw/plugin-sdk/package.json")));
 }
 
-/** Folder of the zod the host's SDK uses (real path); core's own zod when the SDK cannot name one. */
+/**
+ * Folder of the zod the host's SDK uses (real path): in the `openclaw` bin, the shim package that
+ * re-exports the bin's bundled zod; otherwise the SDK's zod, or core's own when the SDK cannot name one.
+ */
 export async function hostZodDir(): Promise<string> {
+  const shim = await bundledShimDir("zod");
+  if (shim) return shim;
   const sdk = await hostSdkDir();
   for (const from of [path.join(sdk, "package.json"), import.meta.url]) {
     try {

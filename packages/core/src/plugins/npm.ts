@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { UserError } from "../config/index.js";
 
 export interface NpmRun {
@@ -28,7 +27,9 @@ export interface NpmOptions {
  * Runs npm with `args`, streaming its output to `onOutput` and collecting it. Resolves with the
  * exit code (never rejects for a failing npm); rejects with a UserError when npm cannot be started.
  */
-export function runNpm(args: readonly string[], options: NpmOptions): Promise<NpmRun> {
+export async function runNpm(args: readonly string[], options: NpmOptions): Promise<NpmRun> {
+  // Imported here: node:child_process costs a few ms to load, and most commands never run npm.
+  const { spawn } = await import("node:child_process");
   return new Promise((resolve, reject) => {
     const child = spawn(options.npm ?? "npm", args, {
       cwd: options.cwd,

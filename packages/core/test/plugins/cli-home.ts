@@ -24,12 +24,13 @@ export interface CliHome {
   cleanup(): void;
 }
 
-export function makeCliHome(): CliHome {
+/** `entry` runs another copy of the CLI (e.g. the bundled bin) instead of tsc's dist/cli/main.js. */
+export function makeCliHome(options: { entry?: string } = {}): CliHome {
   const { home, cleanup } = makeTempHome();
   const stateDir = path.join(home, ".openclaw");
   const ext = path.join(stateDir, "extensions");
   const env = { npm_config_offline: "true", npm_config_cache: path.join(home, ".npm-cache") };
-  const cli = (...args: string[]) => runCli(args, { home, env });
+  const cli = (...args: string[]) => runCli(args, { home, env, ...(options.entry ? { entry: options.entry } : {}) });
   return {
     home,
     stateDir,

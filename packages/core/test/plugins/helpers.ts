@@ -1,8 +1,9 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { OpenClawPaths } from "../../src/config/index.js";
 
 /** The fixture plugin packages (see fixtures/plugins/README.md). */
@@ -18,6 +19,38 @@ export const resolvedFrom = (dir: string, name: string) =>
 
 /** The zod the host's SDK uses (real path): what installed plugins must resolve. */
 export const HOST_ZOD = resolvedFrom(HOST_SDK, "zod");
+
+/**
+ * An author's working folder for zodchat under `home`, as it looks on their machine: node_modules
+ * with their own copy of the SDK (a real, working one) and zod. A plugin that resolves these is the bug.
+ */
+export function authorFolder(home: string): string {
+  const dir = path.join(home, "dev", "openclaw-zodchat");
+  cpSync(fixture("zodchat"), dir, { recursive: true });
+  const sdkCopy = path.join(dir, "node_modules", "@openclaw", "plugin-sdk");
+  mkdirSync(sdkCopy, { recursive: true });
+  cpSync(path.join(HOST_SDK, "dist"), path.join(sdkCopy, "dist"), { recursive: true });
+  cpSync(path.join(HOST_SDK, "package.json"), path.join(sdkCopy, "package.json"));
+  symlinkSync(HOST_ZOD, path.join(dir, "node_modules", "zod"), "dir");
+  return dir;
+}
+
+/**
+ * In a plain Node process: does the installed plugin's RateLimitedError pass `instanceof` against
+ * the RateLimitedError of `hostSdkEntry` (the module the host's own code imports the SDK from)?
+ */
+export function hostInstanceofHolds(pluginDir: string, hostSdkEntry: string): boolean {
+  const script = `
+    import { RateLimitedError } from ${JSON.stringify(pathToFileURL(hostSdkEntry).href)};
+    const { default: plugin } = await import(${JSON.stringify(pathToFileURL(path.join(pluginDir, "index.js")).href)});
+    const stop = new AbortController();
+    const ctx = { accountId: "default", account: {}, signal: stop.signal, receive: async () => {}, status: () => {}, log: console, credentialsDir: "/nonexistent", cursor: { get: () => undefined, set: () => {} } };
+    const session = await plugin.connect(ctx);
+    const err = await session.sendText({ chat: { kind: "direct", id: "1" } }, "hi", {}).catch((e) => e);
+    stop.abort();
+    process.stdout.write(String(err instanceof RateLimitedError));`;
+  return execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }) === "true";
+}
 
 export interface Sandbox {
   root: string;

@@ -1,7 +1,3 @@
-// `openclaw plugins install` end to end with the built CLI and real npm (offline): installs stay
-// copies with the host's SDK and zod whatever is installed or refused later, first-party channels
-// install by short name from the checkout, and the registry's @openclaw scope is refused.
-import { execFileSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -15,12 +11,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { coreCheckoutRoot, FIRST_PARTY_CHANNELS } from "../../src/plugins/first-party.js";
 import { CLI_ENTRY, runCli } from "../helpers/cli.js";
 import { type CliHome, makeCliHome } from "./cli-home.js";
-import { fixture, HOST_SDK, HOST_ZOD, resolvedFrom } from "./helpers.js";
+import { authorFolder, fixture, HOST_SDK, HOST_ZOD, hostInstanceofHolds, resolvedFrom } from "./helpers.js";
 
 let h: CliHome;
 beforeEach(() => (h = makeCliHome()));
@@ -35,38 +31,9 @@ function expectCopy(packageName: string): string {
   return dir;
 }
 
-/**
- * An author's working folder for zodchat, as it looks on their machine: node_modules with their
- * own copy of the SDK (a real, working one) and zod. A plugin that resolves these is the bug.
- */
-function authorFolder(): string {
-  const dir = path.join(h.home, "dev", "openclaw-zodchat");
-  cpSync(fixture("zodchat"), dir, { recursive: true });
-  const sdkCopy = path.join(dir, "node_modules", "@openclaw", "plugin-sdk");
-  mkdirSync(sdkCopy, { recursive: true });
-  cpSync(path.join(HOST_SDK, "dist"), path.join(sdkCopy, "dist"), { recursive: true });
-  cpSync(path.join(HOST_SDK, "package.json"), path.join(sdkCopy, "package.json"));
-  symlinkSync(HOST_ZOD, path.join(dir, "node_modules", "zod"), "dir");
-  return dir;
-}
-
-/** In a plain Node process: does the installed plugin's RateLimitedError pass the host's `instanceof`? */
-function hostInstanceofHolds(pluginDir: string): boolean {
-  const script = `
-    import { RateLimitedError } from ${JSON.stringify(pathToFileURL(path.join(HOST_SDK, "dist", "index.js")).href)};
-    const { default: plugin } = await import(${JSON.stringify(pathToFileURL(path.join(pluginDir, "index.js")).href)});
-    const stop = new AbortController();
-    const ctx = { accountId: "default", account: {}, signal: stop.signal, receive: async () => {}, status: () => {}, log: console, credentialsDir: "/nonexistent", cursor: { get: () => undefined, set: () => {} } };
-    const session = await plugin.connect(ctx);
-    const err = await session.sendText({ chat: { kind: "direct", id: "1" } }, "hi", {}).catch((e) => e);
-    stop.abort();
-    process.stdout.write(String(err instanceof RateLimitedError));`;
-  return execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }) === "true";
-}
-
 describe("installs are copies that use the host's @openclaw/plugin-sdk and zod", () => {
   it("a folder install stays a copy through later installs, refused installs and a reinstall", async () => {
-    const author = authorFolder();
+    const author = authorFolder(h.home);
     const writeConfig = () => writeFileSync(h.configPath, JSON.stringify({ channels: { zodchat: { token: "t" } } }));
 
     const first = await h.cli("plugins", "install", author);
@@ -93,7 +60,7 @@ describe("installs are copies that use the host's @openclaw/plugin-sdk and zod",
     // One SDK and one zod: the host's, not the author's copies.
     expect(resolvedFrom(installed, "@openclaw/plugin-sdk")).toBe(realpathSync(HOST_SDK));
     expect(resolvedFrom(installed, "zod")).toBe(HOST_ZOD);
-    expect(hostInstanceofHolds(installed)).toBe(true);
+    expect(hostInstanceofHolds(installed, path.join(HOST_SDK, "dist", "index.js"))).toBe(true);
 
     // The plugin imports `z` from "zod" (a peer dependency): its config module loads.
     writeConfig();

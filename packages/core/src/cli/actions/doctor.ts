@@ -1,5 +1,4 @@
 // `openclaw doctor`, loaded only when it runs.
-import { createInterface } from "node:readline/promises";
 import { formatDoctorReport, runDoctor } from "../../doctor/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
@@ -12,6 +11,7 @@ export interface DoctorOptions {
 }
 
 async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline/promises"); // only on a terminal, when there is something to apply
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const answer = await rl.question(question);

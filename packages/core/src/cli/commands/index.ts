@@ -20,32 +20,38 @@ import { registerDashboard } from "./dashboard.js";
 import { registerOnboard } from "./onboard.js";
 import { registerMemory } from "./memory.js";
 
+/** Every top-level command by name, in the order `openclaw --help` lists them; one register function per concern. */
+export const TOP_LEVEL_COMMANDS: Readonly<Record<string, (program: Command, ctx: CliContext) => void>> = {
+  config: registerConfig,
+  doctor: registerDoctor,
+  skills: registerSkills,
+  setup: registerSetup,
+  context: registerContext,
+  sessions: registerSessions,
+  agent: registerAgent,
+  plugins: registerPlugins,
+  pairing: registerPairing,
+  gateway: registerGateway,
+  status: registerStatus,
+  channels: registerChannels,
+  cron: registerCron,
+  heartbeat: registerHeartbeat,
+  logs: registerLogs,
+  update: registerUpdate,
+  dashboard: registerDashboard,
+  onboard: registerOnboard,
+  memory: registerMemory,
+};
+
 /**
- * Every top-level command, one register function per concern. Registration files stay light
- * (commander definitions only; `import type` for anything else): each action loads its
- * implementation from `../actions/<name>.js` with a dynamic `import()` when the command runs, so
- * `openclaw --version`/`--help` load no concern. test/cli-startup.test.ts enforces this.
+ * Registers the top-level commands: all of them, or only `only` (the command being run, so a
+ * command does not pay for building the whole tree). Registration files stay light (commander
+ * definitions only; `import type` for anything else): each action loads its implementation from
+ * `../actions/<name>.js` with a dynamic `import()` when the command runs, so `openclaw
+ * --version`/`--help` load no concern. test/cli-startup.test.ts enforces this.
  */
-export function registerCommands(program: Command, ctx: CliContext): void {
-  void program;
-  void ctx;
-  registerConfig(program, ctx);
-  registerDoctor(program, ctx);
-  registerSkills(program, ctx);
-  registerSetup(program, ctx);
-  registerContext(program, ctx);
-  registerSessions(program, ctx);
-  registerAgent(program, ctx);
-  registerPlugins(program, ctx);
-  registerPairing(program, ctx);
-  registerGateway(program, ctx);
-  registerStatus(program, ctx);
-  registerChannels(program, ctx);
-  registerCron(program, ctx);
-  registerHeartbeat(program, ctx);
-  registerLogs(program, ctx);
-  registerUpdate(program, ctx);
-  registerDashboard(program, ctx);
-  registerOnboard(program, ctx);
-  registerMemory(program, ctx);
+export function registerCommands(program: Command, ctx: CliContext, only?: string): void {
+  const register = only === undefined ? undefined : TOP_LEVEL_COMMANDS[only];
+  if (register) return register(program, ctx);
+  for (const each of Object.values(TOP_LEVEL_COMMANDS)) each(program, ctx);
 }

@@ -1,6 +1,5 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import lockfile from "proper-lockfile";
 import { ConfigFileError } from "./errors.js";
 
 /** How long a writer waits for another process's lock on the config file by default (30 s). */
@@ -44,6 +43,9 @@ export async function withConfigLock<T>(file: string, fn: (lock: HeldConfigLock)
   let release: () => Promise<void>;
   try {
     await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    // Loaded here, not at the top: proper-lockfile brings graceful-fs, which patches `fs` when it
+    // loads, and most commands only read the config.
+    const { default: lockfile } = await import("proper-lockfile");
     release = await lockfile.lock(target, {
       realpath: false,
       lockfilePath: lockPath,
