@@ -4,8 +4,8 @@
 // around it), and raw `runtime.runTurn` (the agent runtime without the channel pipeline).
 //   1. per-turn overhead: one turn in flight at a time; user message -> whole reply visible in
 //      the chat, minus the time spent inside the model. Target: median < 1 ms.
-//   2. open-loop load: messages arrive at 300 turns/s (Poisson arrivals, a fixed seed, spread
-//      over 300 users: each arrival is sent at its time whether or not earlier turns are done);
+//   2. open-loop load: messages arrive at 300 turns/s (Poisson arrivals, a fixed seed, each sent
+//      at its time whether or not earlier turns are done, by a user with no turn in flight);
 //      added latency = user message -> whole reply visible, minus time in the model.
 //      Target: p99 < 10 ms, and every offered turn answered.
 //   3. saturation: 50 users each send their next message as soon as their previous run ended.
@@ -31,6 +31,7 @@ const TURNS = Number(args.turns);
 const RATE = Number(args.rate);
 const SESSIONS = Number(args.sessions);
 const SEQUENTIAL_TURNS = Math.min(1000, TURNS);
+const TURN_TIMEOUT_MS = 30_000;
 const TARGET = { overheadMedianMs: 1, p99Ms: 10, turnsPerSec: 1000 };
 
 const root = new URL("../", import.meta.url);
@@ -129,7 +130,8 @@ const turn = async (chat, waitRun = true) => {
   const ended = waitRun ? new Promise((resolve) => runEnded.set(`agent:main:loopback:direct:${chat}`, resolve)) : undefined;
   const sent = performance.now();
   await platform.userSays({ sender: chat, text: `turn ${id}`, bot: "default" });
-  const at = await shown;
+  const at = await Promise.race([shown, sleep(TURN_TIMEOUT_MS).then(() => Number.NaN)]);
+  if (Number.isNaN(at)) throw new Error(`bench/turns: no reply to "turn ${id}" of ${chat} within ${TURN_TIMEOUT_MS / 1000} s`);
   if (ended) await ended;
   const added = at - sent - (modelMs.get(id) ?? 0);
   modelMs.delete(id);
@@ -152,8 +154,13 @@ const closedLoop = async (prefix, count, sessions) => {
   return { ms: performance.now() - t0, latencies };
 };
 
-/** Open loop: `count` arrivals at `rate`/s (Poisson, seeded), round-robin over `users` users. */
-const openLoop = async (prefix, count, rate, users) => {
+/**
+ * Open loop: `count` arrivals at `rate`/s (Poisson, seeded), each sent at its time whatever is
+ * still running. Each arrival comes from the first of the users `prefix-0..` with no turn in
+ * flight (a second message of a busy user would join its run as steering, not get its own reply).
+ */
+const openLoop = async (prefix, count, rate) => {
+  let users = 0;
   let seed = 0x2545f491;
   const random = () => {
     seed ^= seed << 13;
@@ -162,6 +169,7 @@ const openLoop = async (prefix, count, rate, users) => {
     return (seed >>> 0) / 2 ** 32;
   };
   const pending = [];
+  const idle = [];
   const t0 = performance.now();
   let due = t0;
   for (let i = 0; i < count; i++) {
@@ -169,7 +177,12 @@ const openLoop = async (prefix, count, rate, users) => {
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
     else if (wait > 0) await new Promise((r) => setImmediate(r));
-    pending.push(turn(`${prefix}-${i % users}`, false));
+    const user = idle.length > 0 ? idle.pop() : users++;
+    pending.push(
+      turn(`${prefix}-${user}`, true).finally(() => {
+        idle.push(user);
+      }),
+    );
   }
   const latencies = await Promise.all(pending);
   return { ms: performance.now() - t0, latencies };
@@ -196,7 +209,7 @@ const cpuPerTurnMs = (cpu.user + cpu.system) / 1000 / SEQUENTIAL_TURNS;
 
 // 2. Open loop at the target rate (users seen before: their sessions exist).
 for (let u = 0; u < 300; u++) await turn(`open-${u}`);
-const open = await openLoop("open", TURNS, RATE, 300);
+const open = await openLoop("open", TURNS, RATE);
 await gateway.queue.idle();
 const openTps = (TURNS / open.ms) * 1000;
 
