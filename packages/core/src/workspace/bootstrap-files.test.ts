@@ -37,4 +37,10 @@ describe("loadWorkspaceBootstrapFiles across turns (files are cached while uncha
     expect(await contentOf("MEMORY.md")).toBeUndefined();
     expect(await contentOf("SOUL.md")).toMatchObject({ missing: true });
   });
+
+  it("sees a required file created after a turn found it missing", async () => {
+    expect(await contentOf("USER.md")).toMatchObject({ missing: true });
+    writeFileSync(path.join(ws, "USER.md"), "Ada\n");
+    expect((await contentOf("USER.md"))?.content).toBe("Ada\n");
+  });
 });

@@ -91,6 +91,17 @@ function pickStamp(s: Stamp): Stamp {
   return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
 }
 
+const lowerCased = new WeakMap<Set<string>, Set<string>>();
+
+function caseInsensitiveHas(entries: Set<string>, name: string): boolean {
+  let lower = lowerCased.get(entries);
+  if (!lower) {
+    lower = new Set([...entries].map((e) => e.toLowerCase()));
+    lowerCased.set(entries, lower);
+  }
+  return lower.has(name.toLowerCase());
+}
+
 async function listDir(dir: string): Promise<Set<string>> {
   try {
     const stat = await fs.stat(dir, { bigint: true });
@@ -116,6 +127,8 @@ export async function loadWorkspaceBootstrapFiles(workspaceDir: string): Promise
   return Promise.all(
     wanted.map(async (name): Promise<WorkspaceBootstrapFile> => {
       const file = path.join(dir, name);
+      // Not in the listing (in any letter case: some file systems ignore it): missing, no stat.
+      if (!entries.has(name) && !caseInsensitiveHas(entries, name)) return { name, path: file, missing: true, rawChars: 0 };
       try {
         const { content, rawChars } = await readCapped(file);
         return { name, path: file, missing: false, content, rawChars };
