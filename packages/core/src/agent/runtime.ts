@@ -21,6 +21,7 @@ import {
   resolveSessionConfig,
   type SessionOrigin,
   type SessionStore,
+  type TranscriptEventInput,
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
@@ -221,14 +222,34 @@ export class AgentRuntime {
 
     let message = request.message;
     const trigger = matchResetTrigger(message, this.config.session.resetTriggers);
-    const session = trigger
-      ? store.resetSession(sessionKey, trigger.trigger, { now: nowMs, ...(request.origin ? { origin: request.origin } : {}) })
-      : store.getOrCreateSession(sessionKey, {
-          now: nowMs,
-          touch: request.touch ?? true,
-          ...(request.origin ? { origin: request.origin } : {}),
-        });
     if (trigger) message = trigger.remainder;
+    const turnTrigger = request.trigger ?? "user";
+    const keys = request.inboundKeys ?? [];
+    const record = (sessionId: string, entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(sessionId, entries);
+    const openingEvent = {
+      ...userMessageEvent(message, nowMs, { keys }),
+      ...(turnTrigger !== "user" ? { trigger: turnTrigger } : {}),
+    };
+    const recordOpening = (sessionId: string) =>
+      record(sessionId, [
+        { ...openingEvent, ...(keys.length > 0 ? { idempotencyKey: `inbound:${sessionId}:${keys.join(",")}` } : {}) },
+      ])[0]!;
+    // The session row, its entry and the user's message go to disk in one transaction (unless the
+    // memory flush must run between them).
+    const resolved = store.transaction(() => {
+      const session = trigger
+        ? store.resetSession(sessionKey, trigger.trigger, { now: nowMs, ...(request.origin ? { origin: request.origin } : {}) })
+        : store.getOrCreateSession(sessionKey, {
+            now: nowMs,
+            touch: request.touch ?? true,
+            ...(request.origin ? { origin: request.origin } : {}),
+          });
+      if (trigger && message.trim() === "") return { session };
+      const before = store.getEntry(sessionKey);
+      const flushDue = this.compaction.flushDue(before, sessionCandidates(this.config, agentId, before)[0]?.ref, message, turnTrigger);
+      return flushDue ? { session } : { session, opening: recordOpening(session.sessionId) };
+    });
+    const { session } = resolved;
     const base = { runId, agentId, sessionKey, sessionId: session.sessionId };
     emit({ type: "run_start", ...base, newSession: session.isNew });
     const finish = (status: RunStatus, text: string, extra: Partial<TurnResult> = {}): TurnResult => {
@@ -242,22 +263,13 @@ export class AgentRuntime {
       return finish("ok", text);
     }
 
-    const turnTrigger = request.trigger ?? "user";
-    const keys = request.inboundKeys ?? [];
-    const before = store.getEntry(sessionKey);
-    if (this.compaction.flushDue(before, sessionCandidates(this.config, agentId, before)[0]?.ref, message, turnTrigger)) {
+    let opening = resolved.opening;
+    if (!opening) {
       // Not before a turn run again after a crash: its message is in the transcript already.
       const recorded = keys.length > 0 ? recordedInbound(store.readEvents(session.sessionId)) : undefined;
       if (!keys.some((k) => recorded?.has(k))) await this.memoryFlush(agentId, sessionKey, request.signal);
+      opening = recordOpening(session.sessionId);
     }
-    const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
-    const opening = record([
-      {
-        ...userMessageEvent(message, nowMs, { keys }),
-        ...(turnTrigger !== "user" ? { trigger: turnTrigger } : {}),
-        ...(keys.length > 0 ? { idempotencyKey: `inbound:${session.sessionId}:${keys.join(",")}` } : {}),
-      },
-    ])[0]!;
     if (opening.duplicate) {
       const replayed = replayRecordedTurn(store.readEvents(session.sessionId, { afterSeq: opening.seq }), opening.seq, emit);
       if (replayed) return finish("ok", replayed.text, { silent: replayed.silent });
@@ -266,7 +278,7 @@ export class AgentRuntime {
     const candidates = sessionCandidates(this.config, agentId, store.getEntry(sessionKey));
     if (candidates.length === 0) {
       const text = noModelConfiguredMessage(this.paths.configPath);
-      record([{ type: "custom", customType: "notice", data: { text } }]);
+      record(session.sessionId, [{ type: "custom", customType: "notice", data: { text } }]);
       emit({ type: "error", kind: "no_model", message: text });
       this.reportFailure({ runId, agentId, sessionKey, category: "other", kind: "no_model", message: text });
       emit({ type: "final", text, silent: false });
@@ -284,6 +296,13 @@ export class AgentRuntime {
     request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
 
+    let deferred: TranscriptEventInput | undefined;
+    const flushDeferred = () => {
+      if (!deferred) return;
+      const event = deferred;
+      deferred = undefined;
+      record(session.sessionId, [event]);
+    };
     try {
       const { bootstrapPending } = await this.ensureWorkspaceOnce(settings.workspaceDir, settings.skipBootstrap);
       const place = await resolveSessionWorkspace({
@@ -350,19 +369,29 @@ export class AgentRuntime {
             },
             signal: controller.signal,
             ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
-            record: (entry) => record([loopRecordEvent(entry, this.now().getTime())]),
+            record: (entry) => {
+              // The final answer (no tool calls: the loop ends with it) is written below, in the
+              // same transaction as the entry's token counters, before the `final` event.
+              flushDeferred();
+              const event = loopRecordEvent(entry, this.now().getTime());
+              if (entry.kind === "assistant" && entry.toolCalls.length === 0) deferred = event;
+              else record(session.sessionId, [event]);
+            },
             emit,
           }),
       );
       usage.inputTokens = result.usage.inputTokens;
       usage.outputTokens = result.usage.outputTokens;
-      const entry = store.getEntry(sessionKey);
-      store.updateEntry(sessionKey, {
-        inputTokens: (entry?.inputTokens ?? 0) + usage.inputTokens,
-        outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
-        totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
-        ...(result.modelRef ? { model: result.modelRef } : {}),
-        ...(contextTokens !== undefined ? { contextUsedTokens: contextTokens } : {}),
+      store.transaction(() => {
+        flushDeferred();
+        const entry = store.getEntry(sessionKey);
+        store.updateEntry(sessionKey, {
+          inputTokens: (entry?.inputTokens ?? 0) + usage.inputTokens,
+          outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
+          totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
+          ...(result.modelRef ? { model: result.modelRef } : {}),
+          ...(contextTokens !== undefined ? { contextUsedTokens: contextTokens } : {}),
+        });
       });
       const silent = isSilentReply(result.finalText);
       emit({ type: "final", text: silent ? "" : result.finalText, silent });
@@ -400,12 +429,14 @@ export class AgentRuntime {
       const category = failureCategory(err);
       // A ProviderError without a provider is the loop's own (too many model calls, no candidate).
       const text = chatFailureNotice(category, err instanceof ProviderError && err.provider !== "");
-      record([{ type: "custom", customType: "error", data: { kind, message } }]);
+      flushDeferred();
+      record(session.sessionId, [{ type: "custom", customType: "error", data: { kind, message } }]);
       emit({ type: "error", kind, message });
       this.reportFailure({ runId, agentId, sessionKey, category, kind, message });
       emit({ type: "final", text, silent: false });
       return finish("error", text, { error: { kind, message } });
     } finally {
+      flushDeferred();
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
     }

@@ -1,5 +1,7 @@
+import fs from "node:fs/promises";
+import path from "node:path";
 import { readRegularFile } from "../tools/fs/regular-file.js";
-import { MEMORY_DIR, resolveMemoryPath } from "./files.js";
+import { MEMORY_DIR, resolveMemoryPathAsync } from "./files.js";
 
 /** One day's memory note. */
 export interface DailyMemoryFile {
@@ -25,17 +27,38 @@ export function localDateStamp(date: Date): string {
  */
 export async function dailyMemoryFiles(workspaceDir: string, now: Date = new Date()): Promise<DailyMemoryFile[]> {
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
-  const out: DailyMemoryFile[] = [];
-  for (const day of [yesterday, now]) {
-    const date = localDateStamp(day);
-    const rel = `${MEMORY_DIR}/${date}.md`;
-    try {
-      const file = resolveMemoryPath(workspaceDir, rel).path;
-      const content = (await readRegularFile(file, { display: rel, tool: "the prompt builder" })).toString("utf8");
-      if (content.trim() !== "") out.push({ date, path: rel, content });
-    } catch {
-      // No note for that day.
-    }
+  const listed = await memoryDirEntries(workspaceDir);
+  const notes = await Promise.all(
+    [yesterday, now].map(async (day): Promise<DailyMemoryFile | undefined> => {
+      const date = localDateStamp(day);
+      const rel = `${MEMORY_DIR}/${date}.md`;
+      if (!listed.has(`${date}.md`)) return undefined;
+      try {
+        const file = (await resolveMemoryPathAsync(workspaceDir, rel)).path;
+        const content = (await readRegularFile(file, { display: rel, tool: "the prompt builder" })).toString("utf8");
+        return content.trim() !== "" ? { date, path: rel, content } : undefined;
+      } catch {
+        return undefined; // No note for that day.
+      }
+    }),
+  );
+  return notes.filter((n): n is DailyMemoryFile => n !== undefined);
+}
+
+/** The `memory/` listing of each workspace, reused while the folder's mtime stays (runs every turn). */
+const listings = new Map<string, { mtimeNs: bigint; ino: bigint; entries: Set<string> }>();
+
+async function memoryDirEntries(workspaceDir: string): Promise<Set<string>> {
+  const dir = path.join(workspaceDir, MEMORY_DIR);
+  try {
+    const stat = await fs.stat(dir, { bigint: true });
+    const hit = listings.get(dir);
+    if (hit && hit.mtimeNs === stat.mtimeNs && hit.ino === stat.ino) return hit.entries;
+    const entries = new Set(await fs.readdir(dir));
+    if (listings.size >= 512) listings.clear();
+    listings.set(dir, { mtimeNs: stat.mtimeNs, ino: stat.ino, entries });
+    return entries;
+  } catch {
+    return new Set();
   }
-  return out;
 }

@@ -244,3 +244,28 @@ describe("single writer and schema versions", () => {
     check.close();
   });
 });
+
+describe("transaction", () => {
+  it("commits a session, its entry and its first events together, or none of them when the function throws", () => {
+    const s = open();
+    expect(() =>
+      s.transaction(() => {
+        const { sessionId } = s.getOrCreateSession(KEY, { now: t0 });
+        s.appendEvents(sessionId, [msg("hello")], { now: t0 });
+        throw new Error("crash before commit");
+      }),
+    ).toThrow("crash before commit");
+    expect(s.getEntry(KEY)).toBeUndefined();
+
+    const sessionId = s.transaction(() => {
+      const session = s.getOrCreateSession(KEY, { now: t0 });
+      s.appendEvents(session.sessionId, [msg("hello")], { now: t0 });
+      return session.sessionId;
+    });
+    s.close();
+    const reader = openAgentStoreReadOnly({ stateDir })!;
+    expect(reader.getEntry(KEY)?.sessionId).toBe(sessionId);
+    expect(reader.readEvents(sessionId).map((e) => e.event.type)).toEqual(["session", "message"]);
+    reader.close();
+  });
+});

@@ -86,6 +86,12 @@ export interface SessionStore extends SessionReader {
    * unless the patch sets it). Throws when the key has no entry.
    */
   updateEntry(key: string, patch: Partial<SessionEntry>, options?: { now?: number }): SessionEntry;
+  /**
+   * Runs `fn` in one transaction: the store's writes inside it (each otherwise its own
+   * transaction) commit together, or not at all when `fn` throws (the error is rethrown). Nested
+   * calls join the outer one. `fn` must be synchronous.
+   */
+  transaction<T>(fn: () => T): T;
   /** Imports a finished session (used by the legacy importer); see `ImportedSession`. */
   importSession(session: ImportedSession): { imported: boolean; entrySet: boolean };
 }
@@ -183,6 +189,10 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
       this.writer.reset();
       throw err;
     }
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.tx(fn);
   }
 
   private writeEntry(key: string, entry: SessionEntry): void {
