@@ -101,6 +101,12 @@ export interface TurnResult {
   error?: { kind: string; message: string };
 }
 
+// Asked once per process: both cost a system call or an ICU lookup per turn otherwise.
+let cachedZone: string | undefined;
+const localTimeZone = () => (cachedZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
+let cachedHost: string | undefined;
+const hostName = () => (cachedHost ??= hostname());
+
 /**
  * Runs agent turns: resolves the session (and its reset policy), prepares the workspace, builds
  * the prompt from the bootstrap files, skills and history, runs the loop with the allowed
@@ -153,7 +159,14 @@ export class AgentRuntime {
   store(agentId: string): SessionStore {
     let store = this.stores.get(agentId);
     if (!store) {
-      store = openAgentStore({ stateDir: this.paths.stateDir, agentId, sessionConfig: resolveSessionConfig(this.config) });
+      // Group commit: concurrent turns share one commit per event-loop turn; the turn awaits
+      // `committed()` before anything that must not precede durability (run_start, final, tools).
+      store = openAgentStore({
+        stateDir: this.paths.stateDir,
+        agentId,
+        sessionConfig: resolveSessionConfig(this.config),
+        groupCommit: true,
+      });
       this.stores.set(agentId, store);
     }
     return store;
@@ -251,6 +264,8 @@ export class AgentRuntime {
     });
     const { session } = resolved;
     const base = { runId, agentId, sessionKey, sessionId: session.sessionId };
+    // The inbox marks its message started on run_start: the opening entry must be on disk first.
+    await store.committed();
     emit({ type: "run_start", ...base, newSession: session.isNew });
     const finish = (status: RunStatus, text: string, extra: Partial<TurnResult> = {}): TurnResult => {
       emit({ type: "run_end", runId, status, usage, durationMs: Date.now() - started });
@@ -259,6 +274,7 @@ export class AgentRuntime {
 
     if (trigger && message.trim() === "") {
       const text = "Started a new session.";
+      await store.committed();
       emit({ type: "final", text, silent: false });
       return finish("ok", text);
     }
@@ -281,6 +297,7 @@ export class AgentRuntime {
       record(session.sessionId, [{ type: "custom", customType: "notice", data: { text } }]);
       emit({ type: "error", kind: "no_model", message: text });
       this.reportFailure({ runId, agentId, sessionKey, category: "other", kind: "no_model", message: text });
+      await store.committed();
       emit({ type: "final", text, silent: false });
       return finish("error", text, { error: { kind: "no_model", message: text } });
     }
@@ -336,12 +353,12 @@ export class AgentRuntime {
         ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
         ...(mode === "full" && getsDailyNotes(sessionKey) ? { dailyMemory: await dailyMemoryFiles(place.workspaceDir, this.now()) } : {}),
         now: this.now(),
-        timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        timezone: this.config.agents.defaults.userTimezone ?? localTimeZone(),
         runtime: {
           agentId,
           sessionKey,
           model: candidates[0]!.ref,
-          host: hostname(),
+          host: hostName(),
           version: this.version,
           ...(keyKind.channel ? { channel: keyKind.channel } : {}),
         },
@@ -375,7 +392,10 @@ export class AgentRuntime {
               flushDeferred();
               const event = loopRecordEvent(entry, this.now().getTime());
               if (entry.kind === "assistant" && entry.toolCalls.length === 0) deferred = event;
-              else record(session.sessionId, [event]);
+              else {
+                record(session.sessionId, [event]);
+                return store.committed();
+              }
             },
             emit,
           }),
@@ -394,6 +414,7 @@ export class AgentRuntime {
         });
       });
       const silent = isSilentReply(result.finalText);
+      await store.committed();
       emit({ type: "final", text: silent ? "" : result.finalText, silent });
       return finish("ok", silent ? "" : result.finalText, { silent, ...(result.modelRef ? { modelRef: result.modelRef } : {}) });
     } catch (err) {
@@ -412,6 +433,7 @@ export class AgentRuntime {
           emit({ type: "error", kind: "timeout", message: text });
           this.reportFailure({ runId, agentId, sessionKey, category: "timeout", kind: "timeout", message: text });
           // The user is told, in the chat, why no answer is coming.
+          await store.committed();
           emit({ type: "final", text, silent: false });
           return finish("timeout", text, { error: { kind: "timeout", message: text } });
         }
@@ -433,12 +455,15 @@ export class AgentRuntime {
       record(session.sessionId, [{ type: "custom", customType: "error", data: { kind, message } }]);
       emit({ type: "error", kind, message });
       this.reportFailure({ runId, agentId, sessionKey, category, kind, message });
+      await store.committed();
       emit({ type: "final", text, silent: false });
       return finish("error", text, { error: { kind, message } });
     } finally {
       flushDeferred();
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
+      // Whatever the turn wrote is on disk before its caller hears it ended.
+      await store.committed();
     }
   }
 

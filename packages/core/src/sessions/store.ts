@@ -92,6 +92,14 @@ export interface SessionStore extends SessionReader {
    * calls join the outer one. `fn` must be synchronous.
    */
   transaction<T>(fn: () => T): T;
+  /**
+   * Resolves once every write made so far is committed; rejects when that commit failed (the
+   * writes of that batch are then gone). With `groupCommit` (see {@link OpenAgentStoreOptions})
+   * writes are committed together once per event-loop turn, so whatever must be durable before
+   * it is acknowledged or acted on awaits this first; without it, writes commit as they return
+   * and this resolves at once.
+   */
+  committed(): Promise<void>;
   /** Imports a finished session (used by the legacy importer); see `ImportedSession`. */
   importSession(session: ImportedSession): { imported: boolean; entrySet: boolean };
 }
@@ -118,6 +126,15 @@ export interface OpenAgentStoreOptions {
   busyTimeoutMs?: number;
   /** Injected clock for tests; default `Date.now`. */
   clock?: () => number;
+  /**
+   * Default false. When true, the store's writes (each `transaction`, `appendEvents`, ... a
+   * savepoint of its own, so a failing one still changes nothing) share one SQLite transaction
+   * per event-loop turn, committed in a `setImmediate` after the first write: concurrent turns
+   * pay one commit instead of one each. A write is then durable only once `committed()`
+   * resolves, and other connections see it only then. `appendEvent` and
+   * `appendEvents(..., { durable: true })` commit at once (the pending batch first).
+   */
+  groupCommit?: boolean;
 }
 
 /** Entry fields that survive a reset; everything else starts fresh. */
@@ -152,6 +169,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     this.clock = options.clock ?? Date.now;
     this.sessionConfig = options.sessionConfig ?? resolveSessionConfig({});
     this.writer = new TranscriptWriter(db);
+    this.groupCommit = options.groupCommit ?? false;
     this.w = {
       insertSession: db.prepare(
         `INSERT INTO sessions (session_id, session_key, created_at, updated_at, started_at, status, chat_type,
@@ -181,14 +199,52 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   }
 
   private readonly runInTransaction = this.db.transaction((fn: () => unknown) => fn());
+  private readonly groupCommit: boolean;
+  /** The open group transaction's outcome, while one is open. */
+  private batch: { done: Promise<void>; resolve(): void; reject(err: unknown): void } | undefined;
 
   private tx<T>(fn: () => T): T {
+    if (this.groupCommit && !this.db.inTransaction) this.beginBatch();
     try {
+      // Inside the open batch this is a savepoint: a failing write rolls back alone.
       return this.runInTransaction.immediate(fn) as T;
     } catch (err) {
       this.writer.reset();
       throw err;
     }
+  }
+
+  private beginBatch(): void {
+    this.db.exec("BEGIN IMMEDIATE");
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A failed commit rejects `committed()` for whoever awaits it; unobserved, it is not a crash.
+    done.catch(() => undefined);
+    this.batch = { done, resolve, reject };
+    setImmediate(() => this.commitBatch());
+  }
+
+  /** Commits the open batch (if any) now. */
+  private commitBatch(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    try {
+      if (this.db.open && this.db.inTransaction) this.db.exec("COMMIT");
+      batch.resolve();
+    } catch (err) {
+      if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
+      this.writer.reset();
+      batch.reject(err);
+    }
+  }
+
+  committed(): Promise<void> {
+    return this.batch?.done ?? Promise.resolve();
   }
 
   transaction<T>(fn: () => T): T {
@@ -301,9 +357,12 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   ): AppendResult[] {
     const now = options.now ?? this.clock();
     if (!options.durable) return this.tx(() => this.writer.insert(sessionId, events, now));
+    this.commitBatch();
     this.db.pragma("synchronous = FULL");
     try {
-      return this.tx(() => this.writer.insert(sessionId, events, now));
+      const results = this.tx(() => this.writer.insert(sessionId, events, now));
+      this.commitBatch();
+      return results;
     } finally {
       this.db.pragma("synchronous = NORMAL");
     }
@@ -360,6 +419,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   }
 
   override close(): void {
+    this.commitBatch();
     if (this.db.open) {
       try {
         this.w.releaseLockRow.run();
