@@ -17,6 +17,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { normalizeAgentId } from "../agents/index.js";
 import { DatabaseCorruptError, damageOf, isCorruptionError, sessionDatabase } from "../databases/index.js";
+import { checkpointInBackground } from "../databases/checkpointer.js";
 import { newTimeOrderedId } from "./ids.js";
 import { resolveSessionConfig, type SessionConfig } from "./config.js";
 import { agentStorePath } from "./paths.js";
@@ -133,6 +134,8 @@ export interface OpenAgentStoreOptions {
    * pay one commit instead of one each. A write is then durable only once `committed()`
    * resolves, and other connections see it only then. `appendEvent` and
    * `appendEvents(..., { durable: true })` commit at once (the pending batch first).
+   * WAL checkpoints of such a store run in a background worker thread (see
+   * `databases/checkpointer.ts`), not in the commits of the main thread.
    */
   groupCommit?: boolean;
 }
@@ -170,6 +173,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     this.sessionConfig = options.sessionConfig ?? resolveSessionConfig({});
     this.writer = new TranscriptWriter(db);
     this.groupCommit = options.groupCommit ?? false;
+    if (this.groupCommit) this.stopCheckpoints = checkpointInBackground(db, file);
     this.w = {
       insertSession: db.prepare(
         `INSERT INTO sessions (session_id, session_key, created_at, updated_at, started_at, status, chat_type,
@@ -200,6 +204,8 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
 
   private readonly runInTransaction = this.db.transaction((fn: () => unknown) => fn());
   private readonly groupCommit: boolean;
+  /** Ends the background checkpoints (groupCommit stores: their owner is a long-running process). */
+  private readonly stopCheckpoints: (() => void) | undefined;
   /** The open group transaction's outcome, while one is open. */
   private batch: { done: Promise<void>; resolve(): void; reject(err: unknown): void } | undefined;
 
@@ -420,6 +426,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
 
   override close(): void {
     this.commitBatch();
+    this.stopCheckpoints?.();
     if (this.db.open) {
       try {
         this.w.releaseLockRow.run();
