@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { agentStorePath, openAgentStore, type SessionStore } from "../sessions/index.js";
+import { openStateDb } from "../state/index.js";
+import { checkpointInBackground } from "./checkpointer.js";
 
 let stateDir: string;
 let store: SessionStore | undefined;
@@ -32,5 +34,21 @@ describe("background WAL checkpoints (session stores with groupCommit)", () => {
     store = undefined;
     // The last connection to close removes the WAL: the worker's is closed already.
     expect(existsSync(`${file}-wal`)).toBe(false);
+  });
+
+  it("takes a database registered without start along once a session store starts the worker", async () => {
+    const db = openStateDb(stateDir);
+    try {
+      checkpointInBackground(db, { start: false });
+      db.exec("CREATE TABLE filler (x TEXT)");
+      const insert = db.prepare("INSERT INTO filler (x) VALUES (?)");
+      for (let i = 0; i < 200; i++) insert.run("y".repeat(3000));
+      const before = statSync(db.name).size;
+      store = openAgentStore({ stateDir, groupCommit: true });
+      await vi.waitFor(() => expect(statSync(db.name).size).toBeGreaterThan(before + 100 * 4096), { timeout: 10_000, interval: 50 });
+    } finally {
+      db.close();
+    }
+    expect(existsSync(`${db.name}-wal`)).toBe(false);
   });
 });

@@ -40,45 +40,61 @@ setInterval(checkpoint, workerData.intervalMs);
 `;
 
 let worker: Worker | undefined;
-const registered = new Set<string>();
+/** Registered connections by file. */
+const registered = new Map<string, Database.Database>();
 
 function startWorker(): Worker {
   const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
   const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite, intervalMs: CHECKPOINT_INTERVAL_MS } });
   w.unref();
-  w.on("error", () => {
-    // Checkpoints fall back to the main connections (FALLBACK_PAGES).
-    if (worker === w) worker = undefined;
-  });
-  w.on("exit", () => {
-    if (worker === w) worker = undefined;
-  });
+  const gone = () => {
+    if (worker !== w) return;
+    // Checkpoints go back to the main connections.
+    worker = undefined;
+    for (const db of registered.values()) if (db.open) db.pragma("wal_autocheckpoint = 1000");
+  };
+  w.on("error", gone);
+  w.on("exit", gone);
   return w;
 }
 
-/**
- * Checkpoints `file` (open in WAL mode on `db`) from the background worker from now on, and
- * returns the function to call right before `db` closes: it waits (at most 2 s) until the worker
- * closed its own connection, so the file has no other user when the caller's close returns.
- */
-export function checkpointInBackground(db: Database.Database, file: string): () => void {
-  worker ??= startWorker();
-  const w = worker;
+function hand(w: Worker, db: Database.Database, file: string): void {
   db.pragma(`wal_autocheckpoint = ${FALLBACK_PAGES}`);
-  registered.add(file);
   w.postMessage({ add: file });
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    registered.delete(file);
-    if (worker !== w) return;
-    const ack = new Int32Array(new SharedArrayBuffer(4));
-    w.postMessage({ remove: file, ack });
-    Atomics.wait(ack, 0, 0, CLOSE_WAIT_MS);
-    if (registered.size === 0) {
-      worker = undefined;
-      void w.terminate();
-    }
+}
+
+/**
+ * Checkpoints `db` (open in WAL mode) from the background worker: at once with `start` (default
+ * true), else from when another database starts the worker (so a process that never writes much
+ * starts no thread). `db.close()` first waits (at most 2 s) until the worker closed its own
+ * connection, so the file has no other user once the close returns; the worker ends with the
+ * last registered database.
+ */
+export function checkpointInBackground(db: Database.Database, options: { start?: boolean } = {}): void {
+  const file = db.name;
+  if (registered.has(file)) return;
+  registered.set(file, db);
+  if (worker) hand(worker, db, file);
+  else if (options.start !== false) {
+    worker = startWorker();
+    for (const [f, d] of registered) if (d.open) hand(worker, d, f);
+  }
+  const close = db.close.bind(db);
+  db.close = () => {
+    release(file);
+    return close();
   };
+}
+
+function release(file: string): void {
+  if (!registered.delete(file)) return;
+  const w = worker;
+  if (!w) return;
+  const ack = new Int32Array(new SharedArrayBuffer(4));
+  w.postMessage({ remove: file, ack });
+  Atomics.wait(ack, 0, 0, CLOSE_WAIT_MS);
+  if (registered.size === 0) {
+    worker = undefined;
+    void w.terminate();
+  }
 }

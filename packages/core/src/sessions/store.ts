@@ -173,7 +173,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     this.sessionConfig = options.sessionConfig ?? resolveSessionConfig({});
     this.writer = new TranscriptWriter(db);
     this.groupCommit = options.groupCommit ?? false;
-    if (this.groupCommit) this.stopCheckpoints = checkpointInBackground(db, file);
+    if (this.groupCommit) checkpointInBackground(db);
     this.w = {
       insertSession: db.prepare(
         `INSERT INTO sessions (session_id, session_key, created_at, updated_at, started_at, status, chat_type,
@@ -204,8 +204,6 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
 
   private readonly runInTransaction = this.db.transaction((fn: () => unknown) => fn());
   private readonly groupCommit: boolean;
-  /** Ends the background checkpoints (groupCommit stores: their owner is a long-running process). */
-  private readonly stopCheckpoints: (() => void) | undefined;
   /** The open group transaction's outcome, while one is open. */
   private batch: { done: Promise<void>; resolve(): void; reject(err: unknown): void } | undefined;
 
@@ -426,7 +424,6 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
 
   override close(): void {
     this.commitBatch();
-    this.stopCheckpoints?.();
     if (this.db.open) {
       try {
         this.w.releaseLockRow.run();
