@@ -1,6 +1,6 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import { readRegularFile } from "../tools/fs/regular-file.js";
+import { cachedListing } from "../workspace/dir-listing.js";
 import { MEMORY_DIR, resolveMemoryPathAsync } from "./files.js";
 
 /** One day's memory note. */
@@ -45,47 +45,8 @@ export async function dailyMemoryFiles(workspaceDir: string, now: Date = new Dat
   return notes.filter((n): n is DailyMemoryFile => n !== undefined);
 }
 
-/** The `memory/` listing of each workspace, reused while the folder's mtime stays (runs every turn). */
-const listings = new Map<string, { mtimeNs: bigint; ino: bigint; entries: Set<string> }>();
-
-/**
- * Workspaces without a `memory/` folder, with their own mtime then: creating the folder changes
- * it, so while it stays the folder is still missing (a successful stat of the workspace instead
- * of a failing one, whose error costs far more, every turn).
- */
-const missing = new Map<string, { mtimeNs: bigint; ino: bigint }>();
-
-async function memoryDirEntries(workspaceDir: string): Promise<Set<string>> {
-  const dir = path.join(workspaceDir, MEMORY_DIR);
-  const gone = missing.get(workspaceDir);
-  if (gone) {
-    const parent = await fs.stat(workspaceDir, { bigint: true }).catch(() => undefined);
-    if (parent && parent.mtimeNs === gone.mtimeNs && parent.ino === gone.ino) return new Set();
-    missing.delete(workspaceDir);
-  }
-  try {
-    const stat = await fs.stat(dir, { bigint: true });
-    const hit = listings.get(dir);
-    if (hit && hit.mtimeNs === stat.mtimeNs && hit.ino === stat.ino) return hit.entries;
-    const entries = new Set(await fs.readdir(dir));
-    if (listings.size >= 512) listings.clear();
-    listings.set(dir, { mtimeNs: stat.mtimeNs, ino: stat.ino, entries });
-    return entries;
-  } catch (err) {
-    if ((err as { code?: string }).code === "ENOENT") {
-      // The workspace's stamp from before this failed stat: a folder made in between changes it.
-      const parent = await fs.stat(workspaceDir, { bigint: true }).catch(() => undefined);
-      if (parent && !(await exists(dir))) {
-        if (missing.size >= 512) missing.clear();
-        missing.set(workspaceDir, { mtimeNs: parent.mtimeNs, ino: parent.ino });
-      }
-    }
-    return new Set();
-  }
+/** The `memory/` listing of a workspace (runs every turn): no stat of it while the workspace's listing has no such folder. */
+async function memoryDirEntries(workspaceDir: string): Promise<ReadonlySet<string>> {
+  const top = await cachedListing(workspaceDir);
+  return top.has(MEMORY_DIR) ? cachedListing(path.join(workspaceDir, MEMORY_DIR)) : new Set();
 }
-
-const exists = (file: string) =>
-  fs.stat(file).then(
-    () => true,
-    () => false,
-  );

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { cachedListing } from "./dir-listing.js";
 
 /** The files `openclaw setup` writes from templates, in prompt order. */
 export const TEMPLATE_FILE_NAMES = ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md"] as const;
@@ -49,7 +50,6 @@ const sameStamp = (a: Stamp, b: Stamp): boolean =>
 /** Bounds the caches below (paths of workspaces seen); past it they start again empty. */
 const MAX_CACHED = 512;
 const fileCache = new Map<string, Stamp & { content: string; rawChars: number }>();
-const dirCache = new Map<string, Stamp & { entries: Set<string> }>();
 
 function remember<V>(cache: Map<string, V>, key: string, value: V): void {
   if (cache.size >= MAX_CACHED) cache.clear();
@@ -91,28 +91,15 @@ function pickStamp(s: Stamp): Stamp {
   return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
 }
 
-const lowerCased = new WeakMap<Set<string>, Set<string>>();
+const lowerCased = new WeakMap<ReadonlySet<string>, Set<string>>();
 
-function caseInsensitiveHas(entries: Set<string>, name: string): boolean {
+function caseInsensitiveHas(entries: ReadonlySet<string>, name: string): boolean {
   let lower = lowerCased.get(entries);
   if (!lower) {
     lower = new Set([...entries].map((e) => e.toLowerCase()));
     lowerCased.set(entries, lower);
   }
   return lower.has(name.toLowerCase());
-}
-
-async function listDir(dir: string): Promise<Set<string>> {
-  try {
-    const stat = await fs.stat(dir, { bigint: true });
-    const hit = dirCache.get(dir);
-    if (hit && sameStamp(hit, stat)) return hit.entries;
-    const entries = new Set(await fs.readdir(dir));
-    remember(dirCache, dir, { ...pickStamp(stat), entries });
-    return entries;
-  } catch {
-    return new Set();
-  }
 }
 
 /**
@@ -122,7 +109,7 @@ async function listDir(dir: string): Promise<Set<string>> {
  */
 export async function loadWorkspaceBootstrapFiles(workspaceDir: string): Promise<WorkspaceBootstrapFile[]> {
   const dir = path.resolve(workspaceDir);
-  const entries = await listDir(dir);
+  const entries = await cachedListing(dir);
   const wanted = BOOTSTRAP_FILE_NAMES.filter((name) => entries.has(name) || (name !== MEMORY_FILE_NAME && name !== BOOTSTRAP_FILE_NAME));
   return Promise.all(
     wanted.map(async (name): Promise<WorkspaceBootstrapFile> => {
