@@ -490,7 +490,7 @@ export class AgentRuntime {
     if (!entry) return { status: "nothing", tokens: 0 };
     const candidates = sessionCandidates(this.config, id, entry);
     const flush = this.compaction.limits(candidates[0]?.ref).flushAt !== undefined && !flushedThisCycle(entry);
-    return this.compaction.compactNow(
+    const outcome = await this.compaction.compactNow(
       {
         store,
         sessionKey: key,
@@ -501,6 +501,9 @@ export class AgentRuntime {
       },
       flush ? () => this.memoryFlush(id, key, options.signal) : undefined,
     );
+    // Reported (e.g. "compacted" in the chat) only once it is on disk.
+    await store.committed();
+    return outcome;
   }
 
   /** The model a session runs on: its `/model` choice, else the agent's configured primary. */
