@@ -241,7 +241,11 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
       if (this.db.open && this.db.inTransaction) this.db.exec("COMMIT");
       batch.resolve();
     } catch (err) {
-      if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
+      try {
+        if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
+      } catch {
+        // SQLite rolled back already (e.g. after an I/O error); nothing is left open.
+      }
       this.writer.reset();
       batch.reject(err);
     }
