@@ -140,6 +140,9 @@ export interface OpenAgentStoreOptions {
   groupCommit?: boolean;
 }
 
+/** Parsed entries a store keeps in memory (keys seen lately); past it the cache starts again empty. */
+const MAX_CACHED_ENTRIES = 4096;
+
 /** Entry fields that survive a reset; everything else starts fresh. */
 const CARRIED_FIELDS = [
   "chatType",
@@ -213,7 +216,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
       // Inside the open batch this is a savepoint: a failing write rolls back alone.
       return this.runInTransaction.immediate(fn) as T;
     } catch (err) {
-      this.writer.reset();
+      this.forget();
       throw err;
     }
   }
@@ -246,7 +249,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
       } catch {
         // SQLite rolled back already (e.g. after an I/O error); nothing is left open.
       }
-      this.writer.reset();
+      this.forget();
       batch.reject(err);
     }
   }
@@ -261,6 +264,34 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
 
   private writeEntry(key: string, entry: SessionEntry): void {
     this.w.upsertEntry.run(key, entry.sessionId, JSON.stringify(entry), entry.updatedAt);
+    this.remember(key, { ...entry });
+  }
+
+  /**
+   * Entries as last written or read, parsed: a turn reads its entry several times. Sound because
+   * this store is the database's only writer while it is open; emptied when a write rolls back.
+   * The objects are frozen and shared: callers copy before changing (as `updateEntry` does).
+   */
+  private readonly entries = new Map<string, SessionEntry>();
+
+  private remember(key: string, entry: SessionEntry): SessionEntry {
+    if (this.entries.size >= MAX_CACHED_ENTRIES) this.entries.clear();
+    const frozen = Object.freeze(entry);
+    this.entries.set(key, frozen);
+    return frozen;
+  }
+
+  override getEntry(rawKey: string): SessionEntry | undefined {
+    const key = normalizeStoreKey(rawKey);
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const read = super.getEntry(key);
+    return read ? this.remember(key, read) : undefined;
+  }
+
+  private forget(): void {
+    this.writer.reset();
+    this.entries.clear();
   }
 
   private mint(
