@@ -17,7 +17,11 @@ const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
-const short = (url) => url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, "~/").replace(/^.*\/(packages|extensions)\//, "$1/");
+const short = (url) =>
+  url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?/, "~/")
+    .replace(/^.*\/(packages|extensions)\//, "$1/");
 const keyOf = (n) => {
   const { functionName, url, lineNumber } = n.callFrame;
   const file = url ? short(url) : `(${functionName || "native"})`;
@@ -52,7 +56,10 @@ console.log(`total ${total.toFixed(0)} ms, idle ${idle.toFixed(0)} ms, busy ${bu
 const top = Number(args.top);
 const print = (title, m) => {
   console.log(`\n${title}`);
-  for (const [k, v] of [...m].filter(([k]) => !k.includes("(idle)") && !k.startsWith("(root)")).sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  for (const [k, v] of [...m]
+    .filter(([k]) => !k.includes("(idle)") && !k.startsWith("(root)"))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)) {
     console.log(`${v.toFixed(0).padStart(7)} ms ${pct(v)}  ${k}`);
   }
 };
