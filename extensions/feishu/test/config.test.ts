@@ -26,9 +26,15 @@ function configError(fn: () => unknown): AccountConfigError {
 describe("package shape", () => {
   it("declares the plugin block and ships an openclaw.plugin.json generated from the current schema", () => {
     const pkg = JSON.parse(readFileSync(new URL("package.json", packageDir), "utf8"));
-    expect(pkg.openclaw.plugin).toMatchObject({ id: "feishu", kind: "channel", channels: ["feishu"], configEntry: "./dist/config.js" });
+    expect(pkg.openclaw.plugin).toMatchObject({
+      id: "feishu",
+      kind: "channel",
+      channels: ["feishu"],
+      configEntry: "./dist/bundle/config.js",
+    });
     expect(pkg.private).toBe(true);
-    expect(pkg.dependencies["@larksuiteoapi/node-sdk"]).toBe("1.74.0");
+    expect(pkg.devDependencies["@larksuiteoapi/node-sdk"]).toBe("1.74.0"); // bundled into dist/bundle
+    expect(pkg.dependencies).toBeUndefined();
     // If this fails, run `pnpm --filter @openclaw/feishu build` to regenerate the manifest.
     expect(readFileSync(new URL("openclaw.plugin.json", packageDir), "utf8")).toBe(renderManifest());
     expect(plugin.config).toBe(configEntry);

@@ -22,12 +22,19 @@ function migrate(matrix: Record<string, unknown>) {
 }
 
 describe("package shape", () => {
-  it("is private, on matrix-js-sdk 36.2.0, and ships an openclaw.plugin.json generated from the current schema", () => {
+  it("is private, bundles matrix-js-sdk 36.2.0, and ships an openclaw.plugin.json generated from the current schema", () => {
     const pkg = JSON.parse(readFileSync(new URL("package.json", packageDir), "utf8"));
     expect(pkg).toMatchObject({ name: "@openclaw/matrix", private: true });
-    expect(pkg.dependencies["matrix-js-sdk"]).toBe("36.2.0");
-    expect(pkg.dependencies["fake-indexeddb"]).toMatch(/^6\./);
-    expect(pkg.openclaw.plugin).toMatchObject({ id: "matrix", kind: "channel", channels: ["matrix"], configEntry: "./dist/config.js" });
+    // Bundled into dist/bundle (scripts/bundle-extension.mjs); the Rust crypto's WebAssembly is loaded by path.
+    expect(pkg.devDependencies["matrix-js-sdk"]).toBe("36.2.0");
+    expect(pkg.devDependencies["fake-indexeddb"]).toMatch(/^6\./);
+    expect(pkg.dependencies).toEqual({ "@matrix-org/matrix-sdk-crypto-wasm": "13.0.0" });
+    expect(pkg.openclaw.plugin).toMatchObject({
+      id: "matrix",
+      kind: "channel",
+      channels: ["matrix"],
+      configEntry: "./dist/bundle/config.js",
+    });
     // If this fails, run `pnpm --filter @openclaw/matrix build` to regenerate the manifest.
     expect(readFileSync(new URL("openclaw.plugin.json", packageDir), "utf8")).toBe(renderManifest());
     expect(plugin.config).toBe(configEntry);

@@ -29,7 +29,12 @@ function configError(fn: () => unknown): AccountConfigError {
 describe("package shape", () => {
   it("declares the plugin block and ships an openclaw.plugin.json generated from the current schema", () => {
     const pkg = JSON.parse(readFileSync(new URL("package.json", packageDir), "utf8"));
-    expect(pkg.openclaw.plugin).toMatchObject({ id: "qqbot", kind: "channel", channels: ["qqbot"], configEntry: "./dist/config.js" });
+    expect(pkg.openclaw.plugin).toMatchObject({
+      id: "qqbot",
+      kind: "channel",
+      channels: ["qqbot"],
+      configEntry: "./dist/bundle/config.js",
+    });
     // If this fails, run `pnpm --filter @openclaw/qqbot build` to regenerate the manifest.
     expect(readFileSync(new URL("openclaw.plugin.json", packageDir), "utf8")).toBe(renderManifest());
     expect(plugin.config).toBe(configEntry);

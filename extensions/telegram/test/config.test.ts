@@ -34,8 +34,8 @@ describe("package shape", () => {
       id: "telegram",
       kind: "channel",
       channels: ["telegram"],
-      entry: "./dist/index.js",
-      configEntry: "./dist/config.js",
+      entry: "./dist/bundle/index.js",
+      configEntry: "./dist/bundle/config.js",
       sdk: "^0.1.0",
     });
     expect(pkg.peerDependencies).toEqual({ "@openclaw/plugin-sdk": "^0.1.0", zod: "^4.1.0" });

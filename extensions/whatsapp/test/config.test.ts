@@ -16,7 +16,12 @@ function resolve(channel: Record<string, unknown>, accountId = "default"): Whats
 describe("package shape", () => {
   it("declares the plugin block and ships an openclaw.plugin.json generated from the current schema", () => {
     const pkg = JSON.parse(readFileSync(new URL("package.json", packageDir), "utf8"));
-    expect(pkg.openclaw.plugin).toMatchObject({ id: "whatsapp", kind: "channel", channels: ["whatsapp"], configEntry: "./dist/config.js" });
+    expect(pkg.openclaw.plugin).toMatchObject({
+      id: "whatsapp",
+      kind: "channel",
+      channels: ["whatsapp"],
+      configEntry: "./dist/bundle/config.js",
+    });
     // If this fails, run `pnpm --filter @openclaw/whatsapp build` to regenerate the manifest.
     expect(readFileSync(new URL("openclaw.plugin.json", packageDir), "utf8")).toBe(renderManifest());
     expect(plugin.config).toBe(configEntry);

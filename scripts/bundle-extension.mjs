@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// After tsc: bundles a channel extension with its platform library (esbuild) into dist/bundle/,
+// the files the published package runs (`exports` and `openclaw.plugin.entry` point there). One
+// file per entry plus shared chunks resolves and compiles several times faster than the library's
+// hundreds of modules through Node's loader, and npm installs none of the library's dependency
+// tree (development configs, type packages, optional decoders the channel never loads).
+//
+// Stays external (a bare import the host or npm resolves):
+// - @openclaw/plugin-sdk and zod: the gateway's own copies (one instance for `instanceof` and schemas);
+// - what the extension names with --external (packages that load files by path, like WebAssembly,
+//   and optional ones the library loads when installed), which must then be one of its
+//   dependencies or peer dependencies: the build fails otherwise;
+// - what it names with --optional: packages the library imports only when the user installed them
+//   (e.g. baileys' sharp and jimp for thumbnails), left for Node to find at run time or not.
+// Unminified, no source maps: stack traces read as the library's own code. The licences of the
+// bundled packages go to dist/bundle/THIRD-PARTY-NOTICES.md.
+//
+//   node ../../scripts/bundle-extension.mjs [--external <package>]... [--optional <package>]...   (in the extension's folder)
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { build } from "esbuild";
+
+const { values } = parseArgs({
+  options: { external: { type: "string", multiple: true, default: [] }, optional: { type: "string", multiple: true, default: [] } },
+});
+const root = process.cwd();
+const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+const outdir = path.join(root, "dist/bundle");
+const HOST_SHARED = ["@openclaw/plugin-sdk", "zod"];
+const externalNames = [...HOST_SHARED, ...values.external];
+const external = [...externalNames, ...values.optional].flatMap((name) => [name, `${name}/*`]);
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { index: "src/index.ts", config: "src/config.ts" },
+  outdir: "dist/bundle",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.19",
+  external,
+  metafile: true,
+  keepNames: true, // libraries compare constructor names (node-fetch: "AbortSignal"); renaming breaks them
+  legalComments: "none", // collected whole in THIRD-PARTY-NOTICES.md instead
+  chunkNames: "[name]-[hash]",
+  // CommonJS libraries bundled into ESM still use require() for Node's built-ins, and __dirname.
+  inject: [fileURLToPath(new URL("lib/esm-dirname-shim.mjs", import.meta.url))],
+  define: { __dirname: "__openclawDirname", __filename: "__openclawFilename" },
+  banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
+  logLevel: "warning",
+});
+
+checkImports(result.metafile);
+writeNotices(result.metafile);
+
+/** Every bare import left in the bundle must be a built-in or a (peer) dependency of the package. */
+function checkImports(metafile) {
+  const provided = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+  const builtins = new Set(builtinModules);
+  const missing = new Set();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    for (const { path: specifier, external } of output.imports) {
+      if (!external || specifier.startsWith("node:") || builtins.has(specifier)) continue;
+      const parts = specifier.split("/");
+      const name = specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0];
+      // Other external imports are ones esbuild could not resolve inside a try/catch: optional
+      // packages the library uses when installed (e.g. ws's bufferutil).
+      if (externalNames.includes(name) && !provided.has(name)) missing.add(`${name} (${path.basename(file)})`);
+    }
+  }
+  if (missing.size) {
+    console.error(`${pkg.name}: dist/bundle imports packages that ${path.join(root, "package.json")} does not list in`);
+    console.error(`"dependencies" or "peerDependencies": ${[...missing].join(", ")}.`);
+    console.error("Add them there, or let scripts/bundle-extension.mjs bundle them (drop their --external).");
+    process.exit(1);
+  }
+}
+
+/** The name, version, licence and licence text of every package whose code is in the bundle. */
+function writeNotices(metafile) {
+  const packages = new Map();
+  for (const input of Object.keys(metafile.inputs)) {
+    const at = input.lastIndexOf("node_modules/");
+    if (at < 0) continue;
+    const rest = input.slice(at + "node_modules/".length).split("/");
+    const name = rest[0].startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0];
+    const dir = path.resolve(root, input.slice(0, at + "node_modules/".length) + name);
+    if (!packages.has(name)) packages.set(name, dir);
+  }
+  const sections = [...packages.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, dir]) => {
+      const meta = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+      const licenceFile = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+      const text = licenceFile && existsSync(path.join(dir, licenceFile)) ? readFileSync(path.join(dir, licenceFile), "utf8").trim() : "";
+      return `## ${name}@${meta.version} (${meta.license ?? "see package"})\n\n${text || "(no licence file in the package)"}\n`;
+    });
+  writeFileSync(
+    path.join(outdir, "THIRD-PARTY-NOTICES.md"),
+    `# Third-party notices for ${pkg.name}\n\ndist/bundle/ contains code of these packages, under their licences.\n\n${sections.join("\n")}`,
+  );
+}
