@@ -56,7 +56,9 @@ describe("the openclaw bin (bundle)", () => {
     const imported = new Set<string>();
     for (const file of readdirSync(bundleDir).filter((name) => name.endsWith(".js"))) {
       const code = readFileSync(path.join(bundleDir, file), "utf8");
-      for (const match of code.matchAll(/(?:\bfrom|\bimport|\brequire|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g)) {
+      for (const match of code.matchAll(
+        /(?:\bfrom|\bimport|\brequire|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
+      )) {
         imported.add(match[1] as string);
       }
     }
