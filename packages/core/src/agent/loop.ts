@@ -32,12 +32,8 @@ export interface LoopOptions {
   maxModelCalls?: number;
   /** Messages that arrived mid-run; polled after every tool batch, before the next model call. */
   drainSteering?(): readonly SteeringText[];
-  /**
-   * Appends to the transcript. Durable when it returns, or, when it returns a promise, once that
-   * resolves: the loop waits for it before acting on the entry (running the tools of an
-   * assistant message, the next model call after tool results and steering).
-   */
-  record(entry: LoopRecord): void | Promise<void>;
+  /** Appends to the transcript; must be durable when it returns. */
+  record(entry: LoopRecord): void;
   emit(event: AgentEvent): void;
 }
 
@@ -114,7 +110,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
       }
     }
     if (blockOpen) options.emit({ type: "text_end" });
-    await options.record({ kind: "assistant", text, toolCalls, provider, model, stopReason, ...(callUsage ? { usage: callUsage } : {}) });
+    options.record({ kind: "assistant", text, toolCalls, provider, model, stopReason, ...(callUsage ? { usage: callUsage } : {}) });
     messages.push({ role: "assistant", content: text, ...(toolCalls.length ? { toolCalls } : {}) });
     options.emit({ type: "message_end", text, stopReason });
     finalText = text;
@@ -123,11 +119,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     const ctx: ToolContext = { ...options.toolContext, signal: options.signal, ...(modelRef ? { modelRef } : {}) };
     // The calls run at the same time, but their results are recorded in the order of the calls:
     // each as soon as it and every call before it have finished.
-    const recorded: Promise<void>[] = [];
-    const recordInOrder = inCallOrder<LoopRecord>(toolCalls.length, (entry) => {
-      const done = options.record(entry);
-      if (done) recorded.push(done);
-    });
+    const recordInOrder = inCallOrder<LoopRecord>(toolCalls.length, options.record);
     await Promise.all(
       toolCalls.map(async (tc, index) => {
         const started = Date.now();
@@ -158,16 +150,10 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
 
     for (const item of options.drainSteering?.() ?? []) {
       const steer = typeof item === "string" ? { text: item } : item;
-      const done = options.record({
-        kind: "user",
-        text: steer.text,
-        ...(steer.inboundKeys?.length ? { inboundKeys: steer.inboundKeys } : {}),
-      });
-      if (done) recorded.push(done);
+      options.record({ kind: "user", text: steer.text, ...(steer.inboundKeys?.length ? { inboundKeys: steer.inboundKeys } : {}) });
       messages.push({ role: "user", content: steer.text });
       options.emit({ type: "steer", text: steer.text });
     }
-    await Promise.all(recorded);
   }
   throw new ProviderError({
     kind: "unknown",
