@@ -20,6 +20,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./lib/free-port.mjs";
 
 const { values: args } = parseArgs({ options: { runs: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
 const RUNS = Number(args.runs);
@@ -47,14 +48,6 @@ const [testkit, matrixKit, feishuKit, whatsappKit, { GatewayClient }] = await Pr
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Resolves once 127.0.0.1:`port` accepts a TCP connection (tried every 2 ms). */
 async function accepted(port, child) {

@@ -29,6 +29,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { freePort } from "./lib/free-port.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -92,14 +93,6 @@ async function accepted(port, child) {
     if (ok) return true;
     await sleep(2);
   }
-}
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

@@ -167,28 +167,9 @@ const lazyChildProcessForCommanderPlugin = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: [fileURLToPath(import.meta.resolve("zod/v4/locales/index.js"))],
-  outfile: path.join(outdir, LAZY_LOCALES_FILE),
+/** Options both builds (the zod locales file and the bin) share. */
+const SHARED_OPTIONS = {
   bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20.19",
-  sourcemap: "linked",
-  sourcesContent: false, // stack traces need the mappings only; the published package has no src/
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: "warning",
-});
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: { openclaw: "src/cli/main.ts", index: "src/index.ts", ...shimEntries },
-  outdir: "dist/bundle",
-  bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20.19",
   sourcemap: "linked",
@@ -197,6 +178,24 @@ const result = await build({
   // time). Identifiers stay as written, so stack traces read well even without the source maps.
   minifyWhitespace: true,
   minifySyntax: true,
+  logLevel: "warning",
+};
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: [fileURLToPath(import.meta.resolve("zod/v4/locales/index.js"))],
+  outfile: path.join(outdir, LAZY_LOCALES_FILE),
+  format: "cjs",
+  ...SHARED_OPTIONS,
+});
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { openclaw: "src/cli/main.ts", index: "src/index.ts", ...shimEntries },
+  outdir: "dist/bundle",
+  splitting: true,
+  format: "esm",
+  ...SHARED_OPTIONS,
   external: EXTERNAL,
   plugins: [hostShimPlugin, lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin],
   metafile: true,
@@ -204,7 +203,6 @@ const result = await build({
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume
   // CommonJS dependencies bundled into ESM still call require() for builtins.
   banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
-  logLevel: "warning",
 });
 chmodSync(path.join(outdir, "openclaw.js"), 0o755);
 
