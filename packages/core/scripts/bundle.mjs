@@ -1,23 +1,36 @@
 // After tsc: bundles the `openclaw` CLI (and through it the gateway) with esbuild into
-// dist/bundle/, so a command resolves a handful of files instead of hundreds. Lazy command
-// imports stay lazy (code splitting: `--version` loads the entry chunk only). tsc's dist/ stays
-// as it is: the library API and the tests use it. Source maps point at src/.
+// dist/bundle/, so a command resolves a handful of files instead of hundreds. Source maps point
+// at src/. tsc's dist/ stays as it is: the library API's types and the tests use it.
+//
+// Outputs:
+// - openclaw.cjs, the bin (scripts/bin-loader.cjs): runs the gateway from the ES-module bundle and
+//   every other command from the CommonJS bundle through a V8 code cache (see that file);
+// - openclaw-esm.js, index.js and their chunks: the ES-module bundle, code-split (lazy command
+//   imports stay lazy), whose `index` is the library entry;
+// - cli.cjs: the CommonJS bundle of the CLI, one file (esbuild splits ES modules only);
+// - zod-locales.cjs: zod's non-English locales, loaded on first use by both bundles;
+// - host/: the shim packages installed plugins get zod and the SDK from (scripts/lib/host-shims.mjs).
 //
 // zod and @openclaw/plugin-sdk are bundled too (loading them from node_modules was most of a
-// command's start-up: ~120 files through the ESM loader). Installed plugins must still share the
-// host's copies (`instanceof` on the SDK's errors, one zod), so the build also writes shim
-// packages, dist/bundle/host/zod and dist/bundle/host/plugin-sdk: a package.json naming the real
-// package and version, and entry files that re-export the very chunks the bin uses.
-// plugins/host-links.ts links those shims into <stateDir>/extensions/node_modules when it runs
-// from the bundle (`__OPENCLAW_HOST_PACKAGES__` below), and the real packages when it runs from
-// tsc's dist.
-//
-// External (loaded from node_modules as before): native or worker-based packages (better-sqlite3,
-// pino) and heavy optional ones loaded lazily (playwright-core, provider SDKs).
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// command's start-up: ~120 files through the ESM loader). External (loaded from node_modules as
+// before): native or worker-based packages (better-sqlite3, pino) and heavy optional ones loaded
+// lazily (playwright-core, provider SDKs).
+import { createHash } from "node:crypto";
+import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
 import { build } from "esbuild";
+import { init as lexerReady, parse as lexModule } from "es-module-lexer";
+import {
+  LAZY_LOCALES_FILE,
+  lazyChildProcessForCommanderPlugin,
+  lazyCryptoPlugin,
+  lazySqlitePlugin,
+  lazyZodLocalesPlugin,
+  sdkVersionPlugin,
+} from "./lib/esbuild-plugins.mjs";
+import { HOST_SHIMS, hostModuleRegistration, hostShimPlugin, shimEntryPoints, writeShimPackages } from "./lib/host-shims.mjs";
 
 export const EXTERNAL = [
   "better-sqlite3",
@@ -32,143 +45,12 @@ export const EXTERNAL = [
   "@openclaw/provider-*",
 ];
 
-const zodLocaleFiles = readdirSync(path.dirname(fileURLToPath(import.meta.resolve("zod/v4/locales/index.js")))).filter(
-  (f) => f.endsWith(".js") && f !== "index.js",
-);
-
-/**
- * The shim packages: for each, its folder under dist/bundle/host, the real package it stands for,
- * and its `exports` (subpath -> the module it re-exports; zod's are all of zod's own subpaths).
- * `require` of a zod subpath (a CommonJS plugin) gets zod's CommonJS build from core's own
- * dependency, as it did before the bin bundled zod; the SDK has no CommonJS build.
- */
-export const HOST_SHIMS = [
-  {
-    dir: "zod",
-    real: "zod",
-    requireFromCore: true,
-    exports: Object.fromEntries(
-      [".", "./v4", "./v4/core", "./mini", "./v4/mini", "./v4-mini", "./locales", "./v4/locales", "./v3", "./compile"]
-        .concat(zodLocaleFiles.map((f) => `./v4/locales/${f}`))
-        .map((subpath) => [subpath, subpath === "." ? "zod" : `zod/${subpath.slice(2)}`]),
-    ),
-  },
-  {
-    dir: "plugin-sdk",
-    real: "@openclaw/plugin-sdk",
-    exports: { ".": "@openclaw/plugin-sdk", "./config": "@openclaw/plugin-sdk/config", "./testing": "@openclaw/plugin-sdk/testing" },
-  },
-];
-
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = path.join(root, "dist/bundle");
-/** `./v4/core` -> `v4_core` (file name in the shim package, no extension). */
-const shimFile = (subpath) => (subpath === "." ? "index" : subpath.slice(2).replace(/\.js$/, "").replaceAll("/", "_"));
-const shimEntries = {};
-for (const shim of HOST_SHIMS) {
-  for (const [subpath, specifier] of Object.entries(shim.exports)) {
-    shimEntries[`host/${shim.dir}/${shimFile(subpath)}`] = `openclaw-host-shim:${specifier}`;
-  }
-}
 
-/** Serves `openclaw-host-shim:<specifier>` as a module re-exporting everything `<specifier>` exports. */
-const hostShimPlugin = {
-  name: "openclaw-host-shim",
-  setup(b) {
-    b.onResolve({ filter: /^openclaw-host-shim:/ }, (args) => ({
-      path: args.path.slice("openclaw-host-shim:".length),
-      namespace: "host-shim",
-    }));
-    b.onLoad({ filter: /.*/, namespace: "host-shim" }, async (args) => {
-      const mod = await import(args.path);
-      const lines = [`export * from ${JSON.stringify(args.path)};`];
-      if ("default" in mod) lines.push(`export { default } from ${JSON.stringify(args.path)};`);
-      return { contents: lines.join("\n"), resolveDir: root, loader: "js" };
-    });
-  },
-};
-
-/**
- * zod's locales (the error messages in ~50 languages, a third of zod's code) are rarely used and
- * would be parsed at every start: `zod/v4/locales/index.js`, as zod's own modules import it, is
- * replaced by a module whose functions load `zod-locales.cjs` (built below) on their first call.
- * English, zod's default, stays in the bundle as it is.
- */
-const LAZY_LOCALES_FILE = "zod-locales.cjs";
-const lazyZodLocalesPlugin = {
-  name: "openclaw-lazy-zod-locales",
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)
-        ? { path: path.join(path.dirname(args.importer), args.path), namespace: "lazy-zod-locales" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "lazy-zod-locales" }, async (args) => {
-      const names = Object.keys(await import(pathToFileURL(args.path).href));
-      const lines = [
-        'import { createRequire } from "node:module";',
-        `const file = ${JSON.stringify(`./${LAZY_LOCALES_FILE}`)};`,
-        "let loaded;",
-        "const load = () => (loaded ??= createRequire(import.meta.url)(file));",
-        `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), "en.js"))};`,
-        ...names.filter((n) => n !== "en").map((n) => `export function ${n}(...args) { return load().${n}(...args); }`),
-      ];
-      return { contents: lines.join("\n"), resolveDir: path.dirname(args.path), loader: "js" };
-    });
-  },
-};
-
-/**
- * Lazy SQLite: core's modules `import Database from "better-sqlite3"` (the only form they use) at
- * the top, so every command that merely might open a database paid for loading better-sqlite3
- * and its native add-on (~25 ms: the CommonJS translator, `bindings` probing for the .node file).
- * In the bin that import gets a stand-in: the same constructor (`new Database(...)`,
- * `instanceof`, static members) that requires the real package on first use.
- */
-const lazySqlitePlugin = {
-  name: "openclaw-lazy-better-sqlite3",
-  setup(b) {
-    b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: "better-sqlite3", namespace: "lazy-sqlite" }));
-    b.onLoad({ filter: /.*/, namespace: "lazy-sqlite" }, () => ({
-      contents: [
-        'import { createRequire } from "node:module";',
-        "let real;",
-        'const load = () => (real ??= createRequire(import.meta.url)("better-sqlite3"));',
-        "const Database = new Proxy(function Database() {}, {",
-        "  construct: (_target, args) => new (load())(...args),",
-        "  apply: (_target, self, args) => load().apply(self, args),",
-        "  get: (_target, key) => Reflect.get(load(), key),",
-        "  has: (_target, key) => Reflect.has(load(), key),",
-        "});",
-        "export default Database;",
-      ].join("\n"),
-      resolveDir: root,
-      loader: "js",
-    }));
-  },
-};
-
-/**
- * commander requires node:child_process when it loads (for executable subcommands, which the CLI
- * does not use); loading that builtin costs a few ms on every command. Commander gets a stand-in
- * that requires it on first use.
- */
-const lazyChildProcessForCommanderPlugin = {
-  name: "openclaw-lazy-child-process-for-commander",
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: "child_process", namespace: "lazy-child-process" } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "lazy-child-process" }, () => ({
-      contents: 'let real; module.exports = new Proxy({}, { get: (_t, key) => (real ??= require("node:child_process"))[key] });',
-      resolveDir: root,
-      loader: "js",
-    }));
-  },
-};
-
-/** Options both builds (the zod locales file and the bin) share. */
+/** Options every build shares. */
 const SHARED_OPTIONS = {
+  absWorkingDir: root,
   bundle: true,
   platform: "node",
   target: "node20.19",
@@ -179,66 +61,116 @@ const SHARED_OPTIONS = {
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: "warning",
+  define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
 };
+const PLUGINS = [lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin, lazyCryptoPlugin, sdkVersionPlugin];
 
+/** One copy of each shared package in a bundle: two would mean two instances again. */
+function assertOneCopyOfShared(metafile) {
+  for (const shim of HOST_SHIMS) {
+    const marker = `node_modules/${shim.real}/`;
+    const copies = new Set(
+      Object.keys(metafile.inputs)
+        .filter((input) => input.includes(marker) && !/^[\w-]+:/.test(input)) // not a plugin's virtual module
+        .map((input) => input.slice(0, input.indexOf(marker) + marker.length)),
+    );
+    if (copies.size > 1) throw new Error(`the bundle holds ${copies.size} copies of ${shim.real}: ${[...copies].join(", ")}`);
+  }
+}
+
+/**
+ * esbuild escapes non-ASCII characters in strings but not in regular-expression literals (a few
+ * of Readability's). `\uXXXX` means the same code unit there (a surrogate pair stays a pair, in
+ * `u` mode too), so the file becomes ASCII, which the bin reads as latin1 (exact, and cheaper
+ * than decoding UTF-8). An identity escape (`\»`) becomes the plain escape.
+ */
+function escapeNonAscii(code) {
+  return code.replace(/(\\*)([^\x00-\x7f])/g, (_m, slashes, ch) => {
+    const escaped = `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    return slashes.length % 2 === 1 ? slashes.slice(1) + escaped : slashes + escaped;
+  });
+}
+
+/**
+ * Node 20 loses a script's dynamic-import callback for functions restored from a code cache
+ * (`import()` there fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the CommonJS bundle's
+ * remaining `import()` calls (external packages, plugins, lazily loaded builtins) call
+ * `__openclaw_import` instead: the bin's own `import()`, passed in by scripts/bin-loader.cjs.
+ * es-module-lexer finds them exactly (not in strings or comments).
+ */
+function routeDynamicImports(code) {
+  const [imports] = lexModule(code);
+  let out = "";
+  let at = 0;
+  for (const { d, ss } of imports) {
+    if (d < 0) continue; // static import/export: none in a CommonJS bundle
+    if (code.slice(ss, ss + 7) !== "import(") throw new Error(`cli.cjs: unexpected dynamic import at ${ss}: ${code.slice(ss, ss + 40)}`);
+    out += `${code.slice(at, ss)}__openclaw_import(`;
+    at = ss + 7;
+  }
+  return out + code.slice(at);
+}
+
+await lexerReady;
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  absWorkingDir: root,
+  ...SHARED_OPTIONS,
   entryPoints: [fileURLToPath(import.meta.resolve("zod/v4/locales/index.js"))],
   outfile: path.join(outdir, LAZY_LOCALES_FILE),
   format: "cjs",
-  ...SHARED_OPTIONS,
 });
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: { openclaw: "src/cli/main.ts", index: "src/index.ts", ...shimEntries },
+
+// The ES-module bundle: the gateway's, the library entry, and the shims' `bundled/` twins.
+const esm = await build({
+  ...SHARED_OPTIONS,
+  entryPoints: { "openclaw-esm": "src/cli/main.ts", index: "src/index.ts", ...shimEntryPoints() },
   outdir: "dist/bundle",
   splitting: true,
   format: "esm",
-  ...SHARED_OPTIONS,
   external: EXTERNAL,
-  plugins: [hostShimPlugin, lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin],
+  plugins: [hostShimPlugin, ...PLUGINS],
   metafile: true,
-  define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
   chunkNames: "[name]-[hash]", // beside the entry: dist/<dir>/<file>.js, the depth src/ paths like "../../package.json" assume
   // CommonJS dependencies bundled into ESM still call require() for builtins.
   banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
 });
-chmodSync(path.join(outdir, "openclaw.js"), 0o755);
+assertOneCopyOfShared(esm.metafile);
 
-// One copy of each shared package in the bundle: two would mean two instances again.
-for (const shim of HOST_SHIMS) {
-  const marker = `node_modules/${shim.real}/`;
-  const copies = new Set(
-    Object.keys(result.metafile.inputs)
-      .filter((input) => input.includes(marker) && !/^[\w-]+:/.test(input)) // not a plugin's virtual module
-      .map((input) => input.slice(0, input.indexOf(marker) + marker.length)),
-  );
-  if (copies.size > 1) throw new Error(`the bundle holds ${copies.size} copies of ${shim.real}: ${[...copies].join(", ")}`);
-}
+// The CommonJS bundle of the CLI: `runCli`, and the lookup of its host modules for the shims.
+const cliFile = path.join(outdir, "cli.cjs");
+const cjs = await build({
+  ...SHARED_OPTIONS,
+  stdin: {
+    contents: `export { runCli } from "./src/cli/run.ts";\n${hostModuleRegistration()}\n`,
+    resolveDir: root,
+    sourcefile: "cli-entry.js",
+    loader: "js",
+  },
+  outfile: cliFile,
+  format: "cjs",
+  external: EXTERNAL,
+  plugins: PLUGINS,
+  metafile: true,
+  define: {
+    ...SHARED_OPTIONS.define,
+    "import.meta.url": "__openclaw_import_meta_url",
+    "import.meta.dirname": "__dirname",
+    "import.meta.filename": "__filename",
+  },
+  logOverride: { "empty-import-meta": "error" }, // every use of import.meta needs a stand-in above
+  banner: { js: 'var __openclaw_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
+});
+assertOneCopyOfShared(cjs.metafile);
+const cliCode = routeDynamicImports(escapeNonAscii(readFileSync(cliFile, "utf8")));
+new Script(cliCode, { filename: cliFile }); // still valid JavaScript (compiles; does not run)
+writeFileSync(cliFile, cliCode);
 
-for (const shim of HOST_SHIMS) {
-  const realPkg = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve(`${shim.real}/package.json`)), "utf8"));
-  const dir = path.join(outdir, "host", shim.dir);
-  mkdirSync(dir, { recursive: true });
-  const exports = {};
-  for (const [subpath, specifier] of Object.entries(shim.exports)) {
-    const file = shimFile(subpath);
-    if (!shim.requireFromCore) {
-      exports[subpath] = `./${file}.js`;
-      continue;
-    }
-    // dist/bundle/host/<dir> -> the package root of @openclaw/core, whose dependency this is.
-    const forward = `const { createRequire } = require("node:module");\nconst core = require("node:path").join(__dirname, "..", "..", "..", "..", "package.json");\nmodule.exports = require(createRequire(core).resolve(${JSON.stringify(specifier)}));\n`;
-    writeFileSync(path.join(dir, `${file}.cjs`), forward);
-    exports[subpath] = { import: `./${file}.js`, require: `./${file}.cjs` };
-  }
-  const pkg = {
-    name: realPkg.name,
-    version: realPkg.version,
-    description: `This OpenClaw's bundled ${realPkg.name}, shared with installed plugins (re-exports the bin's own modules).`,
-    type: "module",
-    exports: { ...exports, "./package.json": "./package.json" },
-  };
-  writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
-}
+// The bin, named for this build: its code-cache files are keyed by the CommonJS bundle's hash.
+const buildId = createHash("sha256").update(cliCode).digest("hex").slice(0, 16);
+const loaderSource = readFileSync(path.join(root, "scripts/bin-loader.cjs"), "utf8");
+const loader = loaderSource.replace('const BUILD_ID = "__OPENCLAW_BUILD_ID__";', `const BUILD_ID = "${buildId}";`);
+if (loader === loaderSource) throw new Error("scripts/bin-loader.cjs: the BUILD_ID line to fill in is missing");
+writeFileSync(path.join(outdir, "openclaw.cjs"), loader);
+chmodSync(path.join(outdir, "openclaw.cjs"), 0o755);
+
+await writeShimPackages(outdir);

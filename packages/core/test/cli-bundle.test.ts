@@ -1,7 +1,7 @@
 // The `openclaw` bin is the esbuild bundle (scripts/bundle.mjs), not tsc's dist/cli/main.js that
 // the other CLI tests run. These run the bin that package.json names and compare what a user sees.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,7 +29,7 @@ afterEach(() => cleanup());
 
 describe("the openclaw bin (bundle)", () => {
   it("is the bundle, and prints the package version", async () => {
-    expect(pkg.bin.openclaw).toBe("./dist/bundle/openclaw.js");
+    expect(pkg.bin.openclaw).toBe("./dist/bundle/openclaw.cjs");
     const result = await runCli(["--version"], { home, entry: BIN });
     expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
@@ -54,17 +54,22 @@ describe("the openclaw bin (bundle)", () => {
   it("imports at run time only packages the published package depends on (the rest is bundled)", () => {
     const bundleDir = path.join(PACKAGE_DIR, "dist/bundle");
     const imported = new Set<string>();
-    for (const file of readdirSync(bundleDir).filter((name) => name.endsWith(".js"))) {
+    for (const file of readdirSync(bundleDir).filter((name) => /\.c?js$/.test(name))) {
       const code = readFileSync(path.join(bundleDir, file), "utf8");
       for (const match of code.matchAll(
-        /(?:\bfrom|\bimport|\brequire|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
+        /(?:\bfrom|\bimport|\b__openclaw_import|\brequire|\b__require|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
       )) {
         imported.add(match[1] as string);
       }
     }
     const declared = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})]);
     const builtins = new Set(builtinModules);
-    const undeclared = [...imported].filter((name) => !name.startsWith("node:") && !builtins.has(name) && !declared.has(name));
+    // Optional add-ons their libraries require inside try/catch, falling back to plain JavaScript:
+    // ws's bufferutil and utf-8-validate, linkedom's canvas.
+    const optional = new Set(["bufferutil", "utf-8-validate", "canvas"]);
+    const undeclared = [...imported].filter(
+      (name) => !name.startsWith("node:") && !builtins.has(name) && !declared.has(name) && !optional.has(name),
+    );
     expect(undeclared).toEqual([]);
     expect(imported).toContain("better-sqlite3"); // the scan sees bare imports at all
   });
@@ -74,6 +79,24 @@ describe("the openclaw bin (bundle)", () => {
     expect(pkg.files).not.toContain("dist");
     const library = (await import(path.join(PACKAGE_DIR, pkg.exports["."].import))) as Record<string, unknown>;
     expect(Object.keys(library).sort()).toEqual(["UserError", "resolvePaths"]);
+  });
+});
+
+describe("the bin's plugin SDK version", () => {
+  it("is the SDK's own, not the version of the core package the bundle sits in", async () => {
+    // A copy of the bundle in a core package of another version (core and the SDK are released apart).
+    const copy = path.join(home, "core-copy");
+    cpSync(path.join(PACKAGE_DIR, "dist", "bundle"), path.join(copy, "dist", "bundle"), { recursive: true });
+    writeFileSync(path.join(copy, "package.json"), JSON.stringify({ ...pkg, version: "9.9.9" }));
+    symlinkSync(path.join(PACKAGE_DIR, "node_modules"), path.join(copy, "node_modules"), "dir");
+    const sdk = JSON.parse(readFileSync(path.join(PACKAGE_DIR, "node_modules", "@openclaw", "plugin-sdk", "package.json"), "utf8"));
+    for (const entry of ["openclaw.cjs", "openclaw-esm.js"]) {
+      const listed = await runCli(["plugins", "list", "--json"], { home, entry: path.join(copy, "dist", "bundle", entry) });
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).hostSdkVersion).toBe(sdk.version);
+    }
+    const version = await runCli(["--version"], { home, entry: path.join(copy, "dist", "bundle", "openclaw.cjs") });
+    expect(version.stdout.trim()).toBe("9.9.9"); // the copy is really read as that core
   });
 });
 

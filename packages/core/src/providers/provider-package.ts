@@ -1,6 +1,7 @@
 // Providers whose client library is heavy live in packages of their own, installed only by the
 // users who configure them (like channel plugins). Core imports such a package on the first call.
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ProviderError } from "./types.js";
@@ -71,13 +72,18 @@ export function providerPackageMessage(request: Omit<ProviderPackageRequest, "mo
   return `Model provider "${provider}" (models.providers.${provider}, api "${api}"${where}) ${what}. Install it next to OpenClaw with \`${providerInstallCommand(packageName, request.checkoutFolder)}\` (without -g when OpenClaw is a project dependency), or point models.providers.${provider} at an OpenAI-compatible api.`;
 }
 
-/** True when `packageName` resolves from core (without importing it). */
+/**
+ * True when `packageName` is installed where core resolves packages (without importing it). A
+ * package that exports an ES module only is found too: `require.resolve` then fails with
+ * ERR_PACKAGE_PATH_NOT_EXPORTED, which means it is there. (Not `import.meta.resolve`: the bin's
+ * CommonJS bundle has no `import.meta`.)
+ */
 export function isProviderPackageInstalled(packageName: string): boolean {
   try {
-    import.meta.resolve(packageName);
+    createRequire(import.meta.url).resolve(packageName);
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    return (err as { code?: unknown })?.code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
   }
 }
 

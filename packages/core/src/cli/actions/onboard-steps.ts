@@ -126,11 +126,13 @@ interface ServiceModule {
   }): Promise<{ unitPath: string; started: boolean }>;
 }
 
-/** The service installer, when this build has one (the module is optional). */
+/**
+ * The service installer (loaded on first use). A literal import, so the bin's bundles carry the
+ * module: a computed specifier resolved against the bundle's folder and never found it.
+ */
 export async function loadServiceInstaller(): Promise<ServiceModule | undefined> {
-  const specifier = "../../service/index.js";
   try {
-    const mod = (await import(specifier)) as Partial<ServiceModule>;
+    const mod = (await import("../../service/index.js")) as Partial<ServiceModule>;
     return typeof mod.installService === "function" ? (mod as ServiceModule) : undefined;
   } catch {
     return undefined;

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// The `openclaw` bin (scripts/bundle.mjs copies this file to dist/bundle/openclaw.cjs, with the
+// build's id in place of __OPENCLAW_BUILD_ID__). It runs one of the two bundles of the CLI:
+//
+// - `openclaw gateway …` imports the ES-module bundle (openclaw-esm.js, code-split): a long-running
+//   process loads only the chunks it uses, which keeps its resident memory small.
+// - Every other command runs the CommonJS bundle (cli.cjs, one file) compiled with a V8 code cache.
+//   Node 20 has no compile cache of its own (`module.enableCompileCache` is Node 22), and compiling
+//   the CLI's code was a large part of a short command's time. The first run of a command writes
+//   the cache (the bytecode of every function it ran) when it exits; later runs of that command
+//   skip parsing and compiling. A cache V8 rejects (another Node, other flags) is rewritten; one
+//   that cannot be read or written costs nothing but the speed-up.
+//
+// The cache lives in `$OPENCLAW_CODE_CACHE` when that names a folder, else in
+// `$XDG_CACHE_HOME/openclaw/v8` (default `~/.cache/openclaw/v8`); `OPENCLAW_CODE_CACHE=off` turns it
+// off. One file per build, Node version, architecture and command; files of older builds are
+// removed when a new one is written. `NODE_DEBUG=openclaw` prints what the loader does.
+"use strict";
+const fs = require("node:fs");
+const path = require("node:path");
+const vm = require("node:vm");
+const Module = require("node:module");
+const debug = require("node:util").debuglog("openclaw");
+
+const BUILD_ID = "__OPENCLAW_BUILD_ID__";
+const BUNDLE = path.join(__dirname, "cli.cjs");
+
+/** The top-level command (the first argument that is not an option or the value of `--profile`). */
+function command(argv) {
+  for (let i = 2; i < argv.length; i++) {
+    if (argv[i] === "--profile") i++;
+    else if (!argv[i].startsWith("-")) return argv[i];
+  }
+  return undefined;
+}
+
+/** The cache folder, or undefined when the cache is off. */
+function cacheDir() {
+  const setting = process.env.OPENCLAW_CODE_CACHE;
+  if (setting === "off" || setting === "0") return undefined;
+  if (setting) return path.resolve(setting);
+  const base = process.env.XDG_CACHE_HOME || path.join(process.env.HOME || require("node:os").homedir(), ".cache");
+  return path.join(base, "openclaw", "v8");
+}
+
+/** Writes `data` to `file` atomically (a concurrent run of the same command may write it too) and drops older builds' files. */
+function writeCache(dir, file, data) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, data, { mode: 0o600 });
+  fs.renameSync(temp, file);
+  for (const name of fs.readdirSync(dir)) {
+    if (name.startsWith("cli-") && !name.startsWith(`cli-${BUILD_ID}-`)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+/** Runs the CommonJS bundle through the code cache; resolves with its exports. */
+function loadCached(name) {
+  const dir = cacheDir();
+  const file = dir && path.join(dir, `cli-${BUILD_ID}-${process.version}-${process.arch}-${name}.bin`);
+  let cachedData;
+  if (file) {
+    try {
+      cachedData = fs.readFileSync(file);
+    } catch {
+      // No cache yet for this command.
+    }
+  }
+  // The bundle is ASCII (the build checks), so latin1 is an exact and faster decoding.
+  const source = fs.readFileSync(BUNDLE, "latin1");
+  // `__openclaw_import`: the bundle's import() calls (scripts/bundle.mjs routes them here; Node 20
+  // loses a cached script's own dynamic-import callback).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __openclaw_import) {${source}\n})`, {
+    filename: BUNDLE,
+    cachedData,
+  });
+  debug("code cache %s: %s", file ?? "off", cachedData ? (script.cachedDataRejected ? "rejected" : "used") : "none");
+  if (file && (!cachedData || script.cachedDataRejected)) {
+    process.once("exit", () => {
+      try {
+        writeCache(dir, file, script.createCachedData());
+        debug("code cache written: %s", file);
+      } catch (err) {
+        debug("code cache not written: %s", err?.message);
+      }
+    });
+  }
+  const bundle = new Module(BUNDLE, module);
+  bundle.filename = BUNDLE;
+  bundle.paths = Module._nodeModulePaths(__dirname);
+  const importer = (specifier, options) => import(specifier, options);
+  script.runInThisContext()(bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname, importer);
+  return bundle.exports;
+}
+
+const name = command(process.argv) ?? "none";
+if (name === "gateway") {
+  debug("running the ES-module bundle");
+  import("./openclaw-esm.js");
+} else {
+  // A rejection (a bug, not a user error: runCli reports those) ends the process with its stack, as an uncaught exception would.
+  loadCached(/^[a-z][a-z-]{0,30}$/.test(name) ? name : "other").runCli(process.argv);
+}

@@ -1,0 +1,105 @@
+// The `openclaw` bin's V8 code cache (scripts/bin-loader.cjs): every command but `gateway` runs
+// the CommonJS bundle, whose compiled code is cached per build, Node version and command under
+// $XDG_CACHE_HOME/openclaw/v8 (or $OPENCLAW_CODE_CACHE; "off" disables it). NODE_DEBUG=openclaw
+// makes the loader say what it did.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeTempHome, runCli } from "./helpers/cli.js";
+
+const PACKAGE_DIR = fileURLToPath(new URL("../", import.meta.url));
+const pkg = JSON.parse(readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")) as { bin: { openclaw: string } };
+const BIN = path.join(PACKAGE_DIR, pkg.bin.openclaw);
+
+let home: string;
+let cleanup: () => void;
+let cacheDir: string;
+beforeEach(() => {
+  ({ home, cleanup } = makeTempHome());
+  cacheDir = path.join(home, "xdg-cache", "openclaw", "v8");
+  mkdirSync(path.join(home, ".openclaw"), { recursive: true });
+  writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ session: { dmScope: "main" } }));
+});
+afterEach(() => cleanup());
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { home, entry: BIN, env: { XDG_CACHE_HOME: path.join(home, "xdg-cache"), NODE_DEBUG: "openclaw", ...env } });
+const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir).sort() : []);
+/** What the loader said about the cache (NODE_DEBUG lines), and the output without those lines. */
+const split = (stderr: string) => ({
+  debug: stderr.split("\n").filter((line) => /^OPENCLAW \d+:/.test(line)),
+  rest: stderr
+    .split("\n")
+    .filter((line) => !/^OPENCLAW \d+:/.test(line))
+    .join("\n"),
+});
+
+describe("the bin's code cache", () => {
+  it("is written by a command's first run and used by the next, with the same output", async () => {
+    const first = await run(["config", "validate"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(split(first.stderr).debug.join("\n")).toMatch(/code cache .*-config\.bin: none[\s\S]*code cache written/);
+    const files = cacheFiles();
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^cli-[0-9a-f]{16}-${process.version.replaceAll(".", "\\.")}-${process.arch}-config\\.bin$`));
+
+    const second = await run(["config", "validate"]);
+    expect(split(second.stderr).debug.join("\n")).toMatch(/code cache .*-config\.bin: used/);
+    expect(split(second.stderr).debug.join("\n")).not.toMatch(/written/);
+    expect({ code: second.code, stdout: second.stdout, stderr: split(second.stderr).rest }).toEqual({
+      code: first.code,
+      stdout: first.stdout,
+      stderr: split(first.stderr).rest,
+    });
+  });
+
+  it("keeps import() working in code restored from the cache (doctor --fix loads node:crypto to write)", async () => {
+    writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ channels: { telegram: { streamMode: "partial" } } }));
+    await run(["doctor"]); // writes the doctor cache, changes nothing
+    const fixed = await run(["doctor", "--fix"]);
+    expect(split(fixed.stderr).debug.join("\n")).toMatch(/-doctor\.bin: used/);
+    expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
+    const written = JSON.parse(readFileSync(path.join(home, ".openclaw", "openclaw.json"), "utf8"));
+    expect(written.channels.telegram.streamMode).toBeUndefined();
+    expect(written.channels.telegram.streaming).toMatchObject({ mode: "partial" });
+  });
+
+  it("rewrites a cache V8 rejects, and removes the files of other builds", async () => {
+    mkdirSync(cacheDir, { recursive: true });
+    await run(["config", "validate"]);
+    const [file] = cacheFiles();
+    writeFileSync(path.join(cacheDir, file as string), Buffer.alloc(4096, 7)); // not a V8 code cache
+    const stale = `cli-0000000000000000-${process.version}-${process.arch}-config.bin`;
+    writeFileSync(path.join(cacheDir, stale), "old build");
+
+    const rejected = await run(["config", "validate"]);
+    expect(rejected.code).toBe(0);
+    expect(rejected.stdout).toContain("Config OK");
+    expect(split(rejected.stderr).debug.join("\n")).toMatch(/: rejected[\s\S]*code cache written/);
+    expect(cacheFiles()).toEqual([file]);
+    const again = await run(["config", "validate"]);
+    expect(split(again.stderr).debug.join("\n")).toMatch(/: used/);
+  });
+
+  it("goes where OPENCLAW_CODE_CACHE says, and nowhere with OPENCLAW_CODE_CACHE=off", async () => {
+    const custom = path.join(home, "custom-cache");
+    await run(["config", "validate"], { OPENCLAW_CODE_CACHE: custom });
+    expect(readdirSync(custom)).toHaveLength(1);
+    expect(cacheFiles()).toEqual([]);
+
+    const off = await run(["config", "validate"], { OPENCLAW_CODE_CACHE: "off" });
+    expect(off.code).toBe(0);
+    expect(split(off.stderr).debug.join("\n")).toMatch(/code cache off/);
+    expect(cacheFiles()).toEqual([]);
+    expect(readdirSync(custom)).toHaveLength(1);
+  });
+
+  it("runs the gateway from the ES-module bundle, without a cache", async () => {
+    const help = await run(["gateway", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("run the gateway in the foreground");
+    expect(split(help.stderr).debug.join("\n")).toMatch(/running the ES-module bundle/);
+    expect(cacheFiles()).toEqual([]);
+  });
+});
