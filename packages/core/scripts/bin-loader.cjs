@@ -54,8 +54,21 @@ function writeCache(dir, file, data) {
   }
 }
 
-/** Runs the CommonJS bundle through the code cache; resolves with its exports. */
-function loadCached(name) {
+/**
+ * With --enable-source-maps (a stack trace that names src/ files is wanted, not speed), the bundle
+ * is compiled by Node's CommonJS loader, which reads its source map; node:vm's scripts get none.
+ */
+function compileWithSourceMaps() {
+  const loader = new Module(BUNDLE, module);
+  loader.filename = BUNDLE;
+  loader.paths = Module._nodeModulePaths(__dirname);
+  // The file is one function expression starting on line 1, so this prefix moves no line.
+  loader._compile(`module.exports = ${fs.readFileSync(BUNDLE, "latin1")}`, BUNDLE);
+  return loader.exports;
+}
+
+/** Compiles the CommonJS bundle through the code cache; returns its wrapper function. */
+function compileCached(name) {
   const dir = cacheDir();
   const file = dir && path.join(dir, `cli-${BUILD_ID}-${process.version}-${process.arch}-${name}.bin`);
   let cachedData;
@@ -66,14 +79,9 @@ function loadCached(name) {
       // No cache yet for this command.
     }
   }
-  // The bundle is ASCII (the build checks), so latin1 is an exact and faster decoding.
-  const source = fs.readFileSync(BUNDLE, "latin1");
-  // `__openclaw_import`: the bundle's import() calls (scripts/bundle.mjs routes them here; Node 20
-  // loses a cached script's own dynamic-import callback).
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __openclaw_import) {${source}\n})`, {
-    filename: BUNDLE,
-    cachedData,
-  });
+  // The file is one function expression, the module's wrapper (scripts/bundle.mjs writes it), in
+  // ASCII (the build escapes the rest), so latin1 is an exact and cheaper decoding.
+  const script = new vm.Script(fs.readFileSync(BUNDLE, "latin1"), { filename: BUNDLE, cachedData });
   debug("code cache %s: %s", file ?? "off", cachedData ? (script.cachedDataRejected ? "rejected" : "used") : "none");
   if (file && (!cachedData || script.cachedDataRejected)) {
     process.once("exit", () => {
@@ -85,11 +93,16 @@ function loadCached(name) {
       }
     });
   }
-  const bundle = new Module(BUNDLE, module);
-  bundle.filename = BUNDLE;
-  bundle.paths = Module._nodeModulePaths(__dirname);
+  return script.runInThisContext();
+}
+
+/** Runs the bundle's wrapper function as Node runs a module's; returns the bundle's exports. */
+function run(wrapper) {
+  const bundle = { exports: {} };
+  // `__openclaw_import`: the bundle's import() calls (scripts/bundle.mjs routes them here; Node 20
+  // loses a cached script's own dynamic-import callback).
   const importer = (specifier, options) => import(specifier, options);
-  script.runInThisContext()(bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname, importer);
+  wrapper(bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname, importer);
   return bundle.exports;
 }
 
@@ -99,5 +112,7 @@ if (name === "gateway") {
   import("./openclaw-esm.js");
 } else {
   // A rejection (a bug, not a user error: runCli reports those) ends the process with its stack, as an uncaught exception would.
-  loadCached(/^[a-z][a-z-]{0,30}$/.test(name) ? name : "other").runCli(process.argv);
+  const cacheName = /^[a-z][a-z-]{0,30}$/.test(name) ? name : "other";
+  if (process.sourceMapsEnabled) debug("source maps on: no code cache");
+  run(process.sourceMapsEnabled ? compileWithSourceMaps() : compileCached(cacheName)).runCli(process.argv);
 }

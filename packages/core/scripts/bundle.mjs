@@ -65,6 +65,9 @@ const SHARED_OPTIONS = {
 };
 const PLUGINS = [lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin, lazyCryptoPlugin, sdkVersionPlugin];
 
+/** The parameters the bin passes to the CommonJS bundle (scripts/bin-loader.cjs). */
+const CLI_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __openclaw_import) {";
+
 /** One copy of each shared package in a bundle: two would mean two instances again. */
 function assertOneCopyOfShared(metafile) {
   for (const shim of HOST_SHIMS) {
@@ -161,7 +164,10 @@ const cjs = await build({
   banner: { js: 'var __openclaw_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
 });
 assertOneCopyOfShared(cjs.metafile);
-const cliCode = routeDynamicImports(escapeNonAscii(readFileSync(cliFile, "utf8")));
+if (process.env.OPENCLAW_BUNDLE_META) writeFileSync(process.env.OPENCLAW_BUNDLE_META, JSON.stringify(cjs.metafile));
+// The file holds the module's wrapper function itself (the bin compiles it as is, with no 2.6 MB
+// string to concatenate first); the header shares the banner's line, so the source map's lines hold.
+const cliCode = `${CLI_WRAPPER_HEAD}${routeDynamicImports(escapeNonAscii(readFileSync(cliFile, "utf8")))}\n})`;
 new Script(cliCode, { filename: cliFile }); // still valid JavaScript (compiles; does not run)
 writeFileSync(cliFile, cliCode);
 

@@ -95,6 +95,14 @@ describe("the bin's code cache", () => {
     expect(readdirSync(custom)).toHaveLength(1);
   });
 
+  it("skips the cache when source maps are on (Node's own loader reads them; node:vm would not)", async () => {
+    const mapped = await run(["config", "validate"], { NODE_OPTIONS: "--enable-source-maps" });
+    expect(mapped.code, mapped.stderr).toBe(0);
+    expect(mapped.stdout).toContain("Config OK");
+    expect(split(mapped.stderr).debug.join("\n")).toMatch(/source maps on: no code cache/);
+    expect(cacheFiles()).toEqual([]);
+  });
+
   it("runs the gateway from the ES-module bundle, without a cache", async () => {
     const help = await run(["gateway", "--help"]);
     expect(help.code).toBe(0);

@@ -78,12 +78,21 @@ export const hostShimPlugin = {
 };
 
 /**
+ * Modules whose instance does not matter, which the CommonJS bundle therefore does not carry (the
+ * shims import the ES-module twins): zod's locales (functions returning message tables; the
+ * ~50 non-English ones are a third of zod) and zod/v3 (its own API, sharing nothing with v4).
+ */
+const IDENTITY_FREE = /^zod\/(v3|locales|v4\/locales(\/.*)?)$/;
+
+/**
  * Source of the CommonJS bundle's registration of its host modules: `import()` of a bundled
  * module resolves to the bundle's own instance (its namespace; the module is evaluated on first
  * use), so every specifier maps to what the bundle itself uses.
  */
 export function hostModuleRegistration() {
-  const cases = HOST_SPECIFIERS.map((s) => `    case ${JSON.stringify(s)}: return import(${JSON.stringify(s)});`);
+  const cases = HOST_SPECIFIERS.filter((s) => !IDENTITY_FREE.test(s)).map(
+    (s) => `    case ${JSON.stringify(s)}: return import(${JSON.stringify(s)});`,
+  );
   return [
     `globalThis[Symbol.for(${JSON.stringify(HOST_MODULE_KEY)})] = (specifier) => {`,
     "  switch (specifier) {",

@@ -18,6 +18,7 @@ import {
   type OpenClawPaths,
 } from "../config/index.js";
 import { resolveConfigRegistry } from "../plugins/index.js";
+import { shareDoctorConfig } from "./load-config.js";
 import { emptyResult, type DoctorStep } from "./types.js";
 
 /** The main file as written, its migrated copy, and the registry (with plugins) that migrated it. */
@@ -106,7 +107,8 @@ export async function planConfigMigration(paths: OpenClawPaths): Promise<ConfigM
 export const configStep: DoctorStep = {
   id: "config",
   title: "Config",
-  async run({ paths, fix }) {
+  async run(ctx) {
+    const { paths, fix } = ctx;
     const result = emptyResult();
     const file = paths.configPath;
     let inspected: Inspection;
@@ -150,6 +152,7 @@ export const configStep: DoctorStep = {
       const resolved = await resolveConfigSource(toCheck, { file });
       result.notes.push(...securityWarnings(resolved).map((w) => `Warning: ${w}`));
       const validation = validateConfig(resolved, registry);
+      if (validation.ok && toCheck === raw && plugins.problems.length === 0) shareDoctorConfig(ctx, validation.config);
       if (!validation.ok) {
         // Retired keys still present after migration live in $include'd files (or were refused above).
         const remaining = validation.problems.filter(

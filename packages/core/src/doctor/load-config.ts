@@ -22,6 +22,15 @@ export function configForDoctor(ctx: DoctorContext): Promise<DoctorConfig> {
   return config;
 }
 
+/**
+ * Hands the config step's own validated config to the later steps of this run, so they do not
+ * read, resolve and validate the file again. Only for a file doctor left as it is and that
+ * validated with no plugin problems: exactly what `configForDoctor` would load.
+ */
+export function shareDoctorConfig(ctx: DoctorContext, config: OpenClawConfig): void {
+  loaded.set(ctx, Promise.resolve({ config, usedDefaults: false }));
+}
+
 async function load({ paths }: DoctorContext): Promise<DoctorConfig> {
   try {
     return { config: (await loadConfigWithPlugins(paths)).config, usedDefaults: false };

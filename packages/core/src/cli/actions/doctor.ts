@@ -1,4 +1,5 @@
 // `openclaw doctor`, loaded only when it runs.
+import { isatty } from "node:tty";
 import { formatDoctorReport, runDoctor } from "../../doctor/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
@@ -29,7 +30,8 @@ export async function runDoctorCommand(ctx: CliContext, opts: DoctorOptions): Pr
   const paths = ctx.paths();
   const progress = (text: string) => startProgress(ctx.stderr, text);
   let report = await runDoctor({ paths, fix: Boolean(opts.fix), progress });
-  const interactive = !opts.fix && !opts.nonInteractive && !opts.json && process.stdin.isTTY && process.stderr.isTTY;
+  // isatty(0), not process.stdin.isTTY: that getter sets up a stream on stdin, which doctor only reads to ask.
+  const interactive = !opts.fix && !opts.nonInteractive && !opts.json && isatty(0) && process.stderr.isTTY;
   if (interactive && report.changeCount > 0) {
     writeLine(ctx.stdout, formatDoctorReport(report, paths.configPath));
     if (await confirm(`Apply these ${report.changeCount} change(s) now? [y/N] `)) {
