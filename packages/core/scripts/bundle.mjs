@@ -151,6 +151,10 @@ const cjs = await build({
   },
   outfile: cliFile,
   format: "cjs",
+  // Short names too (a third less text to read, hold and hash at every start): its stack traces
+  // need the source map (NODE_OPTIONS=--enable-source-maps, which the bin then honours). The
+  // gateway's bundle, whose traces land in logs, keeps its names.
+  minifyIdentifiers: true,
   external: EXTERNAL,
   plugins: PLUGINS,
   metafile: true,
@@ -164,7 +168,6 @@ const cjs = await build({
   banner: { js: 'var __openclaw_import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
 });
 assertOneCopyOfShared(cjs.metafile);
-if (process.env.OPENCLAW_BUNDLE_META) writeFileSync(process.env.OPENCLAW_BUNDLE_META, JSON.stringify(cjs.metafile));
 // The file holds the module's wrapper function itself (the bin compiles it as is, with no 2.6 MB
 // string to concatenate first); the header shares the banner's line, so the source map's lines hold.
 const cliCode = `${CLI_WRAPPER_HEAD}${routeDynamicImports(escapeNonAscii(readFileSync(cliFile, "utf8")))}\n})`;

@@ -1,9 +1,10 @@
-import { chmod, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { chmod } from "node:fs/promises";
 import { emptyResult, type DoctorStep } from "./types.js";
 
 async function modeOf(p: string): Promise<number | undefined> {
   try {
-    return (await stat(p)).mode & 0o777;
+    return statSync(p).mode & 0o777;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ExtensionsManifest, extensionsDir, readExtensionsManifest, reinstallCommand } from "./extensions-store.js";
@@ -39,7 +39,7 @@ interface Candidate {
 
 async function isDir(p: string): Promise<boolean> {
   try {
-    return (await stat(p)).isDirectory();
+    return statSync(p).isDirectory();
   } catch {
     return false;
   }
@@ -47,7 +47,7 @@ async function isDir(p: string): Promise<boolean> {
 
 async function exists(p: string): Promise<boolean> {
   try {
-    await stat(p);
+    statSync(p);
     return true;
   } catch {
     return false;
@@ -58,7 +58,7 @@ async function exists(p: string): Promise<boolean> {
 async function packageFolders(dir: string): Promise<string[]> {
   let names: string[];
   try {
-    names = await readdir(dir);
+    names = readdirSync(dir);
   } catch {
     return [];
   }
@@ -72,7 +72,7 @@ async function packageFolders(dir: string): Promise<string[]> {
         if (name.startsWith("@")) {
           let scoped: string[] = [];
           try {
-            scoped = await readdir(full);
+            scoped = readdirSync(full);
           } catch {
             return;
           }
@@ -104,7 +104,7 @@ async function nearestPackageJson(start: string): Promise<string | undefined> {
  */
 async function dependencyNames(file: string, includeDev = true): Promise<string[]> {
   try {
-    const pkg = JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
+    const pkg = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     const names = new Set<string>();
     for (const field of includeDev
       ? ["dependencies", "devDependencies", "optionalDependencies"]

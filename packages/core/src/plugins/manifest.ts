@@ -1,4 +1,4 @@
-import { readFile, realpath, stat } from "node:fs/promises";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import JSON5 from "json5";
 import { z } from "zod";
@@ -85,7 +85,7 @@ function describeIssue(issue: z.core.$ZodIssue, raw: unknown): string {
 
 async function readText(file: string): Promise<string | undefined> {
   try {
-    return await readFile(file, "utf8");
+    return readFileSync(file, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
@@ -103,7 +103,7 @@ function insidePackage(rootDir: string, rel: string): string | undefined {
 
 async function isFile(file: string): Promise<boolean> {
   try {
-    return (await stat(file)).isFile();
+    return statSync(file).isFile();
   } catch {
     return false;
   }
@@ -118,7 +118,7 @@ async function isFile(file: string): Promise<boolean> {
 export async function readPluginPackage(dir: string, source: PluginSource): Promise<ReadPluginResult> {
   let rootDir: string;
   try {
-    rootDir = await realpath(dir);
+    rootDir = realpathSync(dir);
   } catch {
     return { kind: "none" };
   }

@@ -1,4 +1,4 @@
-import { realpath, readFile, stat } from "node:fs/promises";
+import { readFileSync, realpathSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import { expandUserPath } from "../paths.js";
 import { formatMegabytes } from "./limits.js";
@@ -18,7 +18,7 @@ export interface IncludeRoots {
 
 async function realOrSelf(p: string): Promise<string> {
   try {
-    return await realpath(p);
+    return realpathSync(p);
   } catch {
     return p;
   }
@@ -64,7 +64,7 @@ export async function readIncludedFile(spec: string, baseDir: string, roots: Inc
   });
   let real: string;
   try {
-    real = await realpath(lexical);
+    real = realpathSync(lexical);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
       return { ok: false, reason: `cannot be resolved (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
@@ -73,9 +73,9 @@ export async function readIncludedFile(spec: string, baseDir: string, roots: Inc
     return { ok: false, reason: `not found (looked for ${lexical}); fix the path, which is relative to the including file's folder.` };
   }
   if (!roots.dirs.some((d) => isInside(d, real))) return outside(real);
-  let info: Awaited<ReturnType<typeof stat>>;
+  let info: Stats;
   try {
-    info = await stat(real);
+    info = statSync(real);
   } catch (err) {
     return { ok: false, reason: `${real} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
   }
@@ -87,7 +87,7 @@ export async function readIncludedFile(spec: string, baseDir: string, roots: Inc
     };
   }
   try {
-    return { ok: true, real, text: await readFile(real, "utf8") };
+    return { ok: true, real, text: readFileSync(real, "utf8") };
   } catch (err) {
     return { ok: false, reason: `${real} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
   }

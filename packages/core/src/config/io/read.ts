@@ -1,4 +1,4 @@
-import { open, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 import { ConfigFileError } from "./errors.js";
 import { parseJson5Text } from "./json5-text.js";
 import { formatMegabytes, MAX_CONFIG_BYTES } from "./limits.js";
@@ -19,11 +19,13 @@ export interface ConfigSource {
  * file, a file that cannot be read (a directory, no permission), a path that is not a regular
  * file (a FIFO is refused without opening it), a file over `MAX_CONFIG_BYTES` (10 MB; refused
  * from its size, before reading), or text nested deeper than `MAX_CONFIG_DEPTH` (64) levels.
+ * The file system calls are synchronous (a few small-file calls; every command starts here, and
+ * Node's thread pool, which asynchronous calls need, costs a command more to start than they take).
  */
 export async function readConfigSource(file: string): Promise<ConfigSource> {
   let text: string;
   try {
-    const info = await stat(file);
+    const info = statSync(file);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
     if (!info.isFile()) {
       throw new ConfigFileError(file, {
@@ -31,14 +33,14 @@ export async function readConfigSource(file: string): Promise<ConfigSource> {
         message: "is not a regular file (a pipe, socket or device); point OPENCLAW_CONFIG_PATH at a JSON5 file.",
       });
     }
-    const handle = await open(file, "r");
+    const fd = openSync(file, "r");
     try {
       // Size again from the open file: it may have been replaced since the stat.
-      const { size } = await handle.stat();
+      const { size } = fstatSync(fd);
       if (Math.max(size, info.size) > MAX_CONFIG_BYTES) throw tooLarge(file, Math.max(size, info.size));
-      text = await handle.readFile("utf8");
+      text = readFileSync(fd, "utf8");
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (err) {
     if (err instanceof ConfigFileError) throw err;

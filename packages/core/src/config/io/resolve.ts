@@ -1,4 +1,4 @@
-import { realpath } from "node:fs/promises";
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import { ConfigFileError, type ConfigProblem } from "./errors.js";
 import { missingVariableProblems, substituteTree, type MissingVariable } from "./env-substitution.js";
@@ -30,7 +30,7 @@ export async function resolveConfigSource(raw: unknown, options: ResolveConfigSo
   const file = path.resolve(options.file);
   let real = file;
   try {
-    real = await realpath(file);
+    real = realpathSync(file);
   } catch {
     // A missing main file is fine (safe defaults); cycles are tracked by its resolved path then.
   }
