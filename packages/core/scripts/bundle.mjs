@@ -25,7 +25,7 @@ import { init as lexerReady, parse as lexModule } from "es-module-lexer";
 import {
   LAZY_LOCALES_FILE,
   lazyChildProcessForCommanderPlugin,
-  lazyCryptoPlugin,
+  lazyBuiltinsPlugin,
   lazySqlitePlugin,
   lazyZodLocalesPlugin,
   sdkVersionPlugin,
@@ -63,7 +63,7 @@ const SHARED_OPTIONS = {
   logLevel: "warning",
   define: { __OPENCLAW_HOST_PACKAGES__: JSON.stringify("host") },
 };
-const PLUGINS = [lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin, lazyCryptoPlugin, sdkVersionPlugin];
+const PLUGINS = [lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin, lazyBuiltinsPlugin, sdkVersionPlugin];
 
 /** The parameters the bin passes to the CommonJS bundle (scripts/bin-loader.cjs). */
 const CLI_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __openclaw_import) {";
@@ -144,7 +144,7 @@ const cliFile = path.join(outdir, "cli.cjs");
 const cjs = await build({
   ...SHARED_OPTIONS,
   stdin: {
-    contents: `export { runCli } from "./src/cli/run.ts";\n${hostModuleRegistration()}\n`,
+    contents: `export { runCli } from "./src/cli/run.ts";\n${await hostModuleRegistration()}\n`,
     resolveDir: root,
     sourcefile: "cli-entry.js",
     loader: "js",

@@ -89,28 +89,29 @@ export const lazyChildProcessForCommanderPlugin = {
 };
 
 /**
- * node:crypto is ~15 internal modules that Node compiles when it loads (~8 ms); core's modules
- * import it at the top for an occasional hash, UUID or temp-file name, so every command paid for
- * it. Core's own imports of it get a stand-in whose functions require it on their first call.
- * Only functions are offered (lower-case names: not classes, whose `new` and `instanceof` a
- * wrapper would break): importing anything else from it fails the build.
+ * Builtins that are many internal modules for Node to compile when they load: node:crypto (~15,
+ * ~8 ms) and node:fs/promises (with its streams and readline, ~4 ms). Core's modules import them
+ * at the top for an occasional hash, UUID or file write, so every command paid for them. Core's
+ * own imports of these get a stand-in whose functions load the builtin on their first call. Only
+ * functions are offered (lower-case names: not classes, whose `new` and `instanceof` a wrapper
+ * would break): importing anything else from them fails the build.
  */
-export const lazyCryptoPlugin = {
-  name: "openclaw-lazy-crypto",
+export const lazyBuiltinsPlugin = {
+  name: "openclaw-lazy-builtins",
   setup(b) {
-    b.onResolve({ filter: /^(node:)?crypto$/ }, (args) =>
+    b.onResolve({ filter: /^(node:)?(crypto|fs\/promises)$/ }, (args) =>
       args.kind === "import-statement" && !/[\\/]node_modules[\\/]/.test(args.importer)
-        ? { path: "crypto", namespace: "lazy-crypto" }
+        ? { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" }
         : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: "lazy-crypto" }, async () => {
-      const crypto = await import("node:crypto");
-      const names = Object.keys(crypto).filter((name) => /^[a-z]/.test(name) && typeof crypto[name] === "function");
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, async (args) => {
+      const builtin = await import(`node:${args.path}`);
+      const names = Object.keys(builtin).filter((name) => /^[a-z]/.test(name) && typeof builtin[name] === "function");
       return {
         contents: [
           'import { createRequire } from "node:module";',
           "let real;",
-          'const load = () => (real ??= createRequire(import.meta.url)("node:crypto"));',
+          `const load = () => (real ??= createRequire(import.meta.url)(${JSON.stringify(`node:${args.path}`)}));`,
           ...names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
         ].join("\n"),
         resolveDir: root,

@@ -87,12 +87,19 @@ const IDENTITY_FREE = /^zod\/(v3|locales|v4\/locales(\/.*)?)$/;
 /**
  * Source of the CommonJS bundle's registration of its host modules: `import()` of a bundled
  * module resolves to the bundle's own instance (its namespace; the module is evaluated on first
- * use), so every specifier maps to what the bundle itself uses.
+ * use), so every specifier maps to what the bundle itself uses. Specifiers whose modules export
+ * exactly the same values (zod and zod/v4; zod/mini, zod/v4/mini and zod/v4-mini) share one
+ * namespace: each namespace the bundle carries costs every command a getter per export at start.
  */
-export function hostModuleRegistration() {
-  const cases = HOST_SPECIFIERS.filter((s) => !IDENTITY_FREE.test(s)).map(
-    (s) => `    case ${JSON.stringify(s)}: return import(${JSON.stringify(s)});`,
-  );
+export async function hostModuleRegistration() {
+  const carried = [];
+  const cases = [];
+  for (const specifier of HOST_SPECIFIERS.filter((s) => !IDENTITY_FREE.test(s))) {
+    const mod = await import(specifier);
+    const same = carried.find((c) => sameExports(c.mod, mod));
+    if (!same) carried.push({ specifier, mod });
+    cases.push(`    case ${JSON.stringify(specifier)}: return import(${JSON.stringify(same?.specifier ?? specifier)});`);
+  }
   return [
     `globalThis[Symbol.for(${JSON.stringify(HOST_MODULE_KEY)})] = (specifier) => {`,
     "  switch (specifier) {",
@@ -101,6 +108,11 @@ export function hostModuleRegistration() {
     "  }",
     "};",
   ].join("\n");
+}
+
+function sameExports(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 /** One shim entry file: the running bundle's module, exported under each of its names. */
