@@ -112,6 +112,10 @@ if (name === "gateway") {
   import("./openclaw-esm.js");
 } else {
   // A rejection (a bug, not a user error: runCli reports those) ends the process with its stack, as an uncaught exception would.
+  // A command is over in a fraction of a second: V8's background-scheduled young-generation
+  // collection would only run (~4 ms) just before the process ends. (Collections when the young
+  // generation is full still happen.)
+  require("node:v8").setFlagsFromString("--no-minor-gc-task");
   const cacheName = /^[a-z][a-z-]{0,30}$/.test(name) ? name : "other";
   if (process.sourceMapsEnabled) debug("source maps on: no code cache");
   run(process.sourceMapsEnabled ? compileWithSourceMaps() : compileCached(cacheName)).runCli(process.argv);
