@@ -97,17 +97,24 @@ function escapeNonAscii(code) {
 /**
  * Node 20 loses a script's dynamic-import callback for functions restored from a code cache
  * (`import()` there fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the CommonJS bundle's
- * remaining `import()` calls (external packages, plugins, lazily loaded builtins) call
- * `__openclaw_import` instead: the bin's own `import()`, passed in by scripts/bin-loader.cjs.
+ * remaining `import()` calls (external packages, plugins) call `__openclaw_import` instead: the
+ * bin's own `import()`, passed in by scripts/bin-loader.cjs; those of builtins become require().
  * es-module-lexer finds them exactly (not in strings or comments).
  */
 function routeDynamicImports(code) {
   const [imports] = lexModule(code);
   let out = "";
   let at = 0;
-  for (const { d, ss } of imports) {
+  for (const { d, ss, se, n } of imports) {
     if (d < 0) continue; // static import/export: none in a CommonJS bundle
     if (code.slice(ss, ss + 7) !== "import(") throw new Error(`cli.cjs: unexpected dynamic import at ${ss}: ${code.slice(ss, ss + 40)}`);
+    if (n?.startsWith("node:") && /^import\("[\w:/]+"\)$/.test(code.slice(ss, se))) {
+      // A builtin: require() it (its namespace as import() would give it), without starting
+      // Node's ES-module loader for it.
+      out += `${code.slice(at, ss)}Promise.resolve().then(() => { const m = require(${JSON.stringify(n)}); return { ...m, default: m }; })`;
+      at = se;
+      continue;
+    }
     out += `${code.slice(at, ss)}__openclaw_import(`;
     at = ss + 7;
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { chmod, copyFile, lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
 import path from "node:path";
 import { ConfigFileError } from "./errors.js";
@@ -113,8 +114,6 @@ async function existingFile(target: string): Promise<string | undefined> {
 
 /** Lets `fill` create a temp file beside `destination`, then renames it over `destination`. */
 async function atomicReplace(destination: string, mode: number, fill: (tmp: string) => Promise<void>): Promise<void> {
-  // node:crypto loads here, on the first write: reading and validating a config never needs it.
-  const { randomBytes } = await import("node:crypto");
   const tmp = path.join(path.dirname(destination), `.${path.basename(destination)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   try {
     await fill(tmp);
