@@ -55,6 +55,29 @@ function writeCache(dir, file, data) {
 }
 
 /**
+ * The cache file's bytes, or undefined when there is none, or when it is not the user's own or
+ * others may write it: V8 runs what a cache holds, so only a file of the user's is trusted.
+ */
+function readCache(file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, "r");
+  } catch {
+    return undefined; // no cache yet for this command
+  }
+  try {
+    const info = fs.fstatSync(fd);
+    if (typeof process.getuid === "function" && (info.uid !== process.getuid() || (info.mode & 0o022) !== 0)) {
+      debug("code cache %s: not the user's own or writable by others, ignored", file);
+      return undefined;
+    }
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * With --enable-source-maps (a stack trace that names src/ files is wanted, not speed), the bundle
  * is compiled by Node's CommonJS loader, which reads its source map; node:vm's scripts get none.
  */
@@ -71,18 +94,11 @@ function compileWithSourceMaps() {
 function compileCached(name) {
   const dir = cacheDir();
   const file = dir && path.join(dir, `cli-${BUILD_ID}-${process.version}-${process.arch}-${name}.bin`);
-  let cachedData;
-  if (file) {
-    try {
-      cachedData = fs.readFileSync(file);
-    } catch {
-      // No cache yet for this command.
-    }
-  }
+  const cachedData = file && readCache(file);
   // The file is one function expression, the module's wrapper (scripts/bundle.mjs writes it), in
   // ASCII (the build escapes the rest), so latin1 is an exact and cheaper decoding.
   const script = new vm.Script(fs.readFileSync(BUNDLE, "latin1"), { filename: BUNDLE, cachedData });
-  debug("code cache %s: %s", file ?? "off", cachedData ? (script.cachedDataRejected ? "rejected" : "used") : "none");
+  debug("code cache %s: %s", file || "off", cachedData ? (script.cachedDataRejected ? "rejected" : "used") : "none");
   if (file && (!cachedData || script.cachedDataRejected)) {
     process.once("exit", () => {
       try {

@@ -2,7 +2,7 @@
 // the CommonJS bundle, whose compiled code is cached per build, Node version and command under
 // $XDG_CACHE_HOME/openclaw/v8 (or $OPENCLAW_CODE_CACHE; "off" disables it). NODE_DEBUG=openclaw
 // makes the loader say what it did.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -78,6 +78,18 @@ describe("the bin's code cache", () => {
     expect(rejected.stdout).toContain("Config OK");
     expect(split(rejected.stderr).debug.join("\n")).toMatch(/: rejected[\s\S]*code cache written/);
     expect(cacheFiles()).toEqual([file]);
+    const again = await run(["config", "validate"]);
+    expect(split(again.stderr).debug.join("\n")).toMatch(/: used/);
+  });
+
+  it("ignores a cache file others may write (V8 would run what it holds) and writes its own", async () => {
+    await run(["config", "validate"]);
+    const file = path.join(cacheDir, cacheFiles()[0] as string);
+    chmodSync(file, 0o666);
+    const ignored = await run(["config", "validate"]);
+    expect(ignored.code).toBe(0);
+    expect(split(ignored.stderr).debug.join("\n")).toMatch(/writable by others, ignored[\s\S]*code cache written/);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
     const again = await run(["config", "validate"]);
     expect(split(again.stderr).debug.join("\n")).toMatch(/: used/);
   });
