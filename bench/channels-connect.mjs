@@ -22,7 +22,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort } from "./lib/free-port.mjs";
 
-const { values: args } = parseArgs({ options: { runs: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+const { values: args } = parseArgs({ options: {
+    runs: { type: "string", default: "5" },
+    json: { type: "boolean", default: false },
+    // e.g. --cpu-prof-dir /tmp/prof: the gateway runs with `node --cpu-prof` (a profile per start).
+    "cpu-prof-dir": { type: "string" },
+  },
+});
+const NODE_ARGS = args["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${args["cpu-prof-dir"]}`] : [];
 const RUNS = Number(args.runs);
 const TARGET = { connectedMs: 1000, rssMb: 90 };
 const IDLE_AFTER_MS = 12_000;
@@ -121,7 +128,7 @@ for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")
 async function startOnce({ idle = false } = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, "gateway", "--port", String(port)], { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...NODE_ARGS, CLI, "gateway", "--port", String(port)], { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   try {
