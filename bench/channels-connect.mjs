@@ -11,7 +11,7 @@
 // Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
 // fake WhatsApp's URL for the fixture plugin.
 // Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
-// Usage: node bench/channels-connect.mjs [--runs 5]   (needs `pnpm build`)
+// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>]   (needs `pnpm build`)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -22,13 +22,18 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort } from "./lib/free-port.mjs";
 
-const { values: args } = parseArgs({ options: {
+const { values: args } = parseArgs({
+  options: {
     runs: { type: "string", default: "5" },
     json: { type: "boolean", default: false },
     // e.g. --cpu-prof-dir /tmp/prof: the gateway runs with `node --cpu-prof` (a profile per start).
     "cpu-prof-dir": { type: "string" },
+    // e.g. --only whatsapp,matrix: configure only these channels (for a breakdown; the targets are for all five).
+    only: { type: "string" },
   },
 });
+const ALL_CHANNELS = ["telegram", "matrix", "feishu", "qqbot", "whatsapp"];
+const CHANNELS = args.only ? args.only.split(",").filter((c) => ALL_CHANNELS.includes(c)) : ALL_CHANNELS;
 const NODE_ARGS = args["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${args["cpu-prof-dir"]}`] : [];
 const RUNS = Number(args.runs);
 const TARGET = { connectedMs: 1000, rssMb: 90 };
@@ -90,22 +95,18 @@ writeFileSync(
     gateway: { auth: { token: TOKEN } },
     plugins: {
       load: {
-        paths: [
-          "extensions/telegram",
-          "extensions/matrix",
-          "extensions/feishu",
-          "extensions/qqbot",
-          "packages/testkit/whatsapp-fixture-plugin",
-        ].map((p) => file(`${p}/`)),
+        paths: CHANNELS.map((c) => file(`${c === "whatsapp" ? "packages/testkit/whatsapp-fixture-plugin" : `extensions/${c}`}/`)),
       },
     },
-    channels: {
-      telegram: { botToken: tg.token, apiRoot: tg.apiRoot },
-      matrix: { homeserver: hs.baseUrl, accessToken: matrixBot.accessToken },
-      feishu: { appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.baseUrl },
-      qqbot: { appId: qq.appId, clientSecret: qq.clientSecret, apiBase: qq.apiBase, tokenUrl: qq.tokenUrl },
-      whatsapp: {},
-    },
+    channels: Object.fromEntries(
+      Object.entries({
+        telegram: { botToken: tg.token, apiRoot: tg.apiRoot },
+        matrix: { homeserver: hs.baseUrl, accessToken: matrixBot.accessToken },
+        feishu: { appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.baseUrl },
+        qqbot: { appId: qq.appId, clientSecret: qq.clientSecret, apiBase: qq.apiBase, tokenUrl: qq.tokenUrl },
+        whatsapp: {},
+      }).filter(([c]) => CHANNELS.includes(c)),
+    ),
   }),
 );
 const env = { HOME: home, OPENCLAW_FAKE_WHATSAPP_URL: wa.url };
@@ -113,7 +114,7 @@ for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")
 
 // WhatsApp links once, as a user does (`channels login`, the phone scans the QR code); every
 // start after that connects with the saved auth state.
-{
+if (CHANNELS.includes("whatsapp")) {
   const login = spawn(process.execPath, [CLI, "channels", "login", "whatsapp"], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   for (const s of [login.stdout, login.stderr]) s.on("data", (d) => (output += d));
@@ -128,7 +129,11 @@ for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")
 async function startOnce({ idle = false } = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...NODE_ARGS, CLI, "gateway", "--port", String(port)], { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...NODE_ARGS, CLI, "gateway", "--port", String(port)], {
+    env,
+    cwd: home,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   try {
@@ -144,7 +149,7 @@ async function startOnce({ idle = false } = {}) {
         for (const c of channels)
           for (const a of c.accounts)
             if (a.state === "connected" && !connectedAt.has(c.channel)) connectedAt.set(c.channel, performance.now() - started);
-        if (connectedAt.size === 5) {
+        if (connectedAt.size === CHANNELS.length) {
           clearTimeout(timer);
           resolve();
         }
@@ -188,9 +193,7 @@ try {
     acceptMs: median(runs.map((r) => r.acceptMs)),
     connectedMs: median(runs.map((r) => r.connectedMs)),
     idleRssMb: runs.at(-1).idleRssMb,
-    perChannelMs: Object.fromEntries(
-      ["telegram", "matrix", "feishu", "qqbot", "whatsapp"].map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))]),
-    ),
+    perChannelMs: Object.fromEntries(CHANNELS.map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))])),
   };
   const verdicts = [
     {
@@ -206,9 +209,7 @@ try {
   ];
   if (args.json) console.log(JSON.stringify({ result, verdicts }, null, 2));
   else {
-    console.log(
-      `openclaw gateway with one account of each of telegram, matrix, feishu, qqbot, whatsapp (median of ${RUNS} after a warm-up):`,
-    );
+    console.log(`openclaw gateway with one account of each of ${CHANNELS.join(", ")} (median of ${RUNS} after a warm-up):`);
     console.log(
       `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn; idle RSS ${result.idleRssMb.toFixed(1)} MB`,
     );
