@@ -158,14 +158,30 @@ async function startOnce({ idle = false } = {}) {
       client.request("channels.status").then((r) => check(r.channels), reject);
     });
     const connectedMs = Math.max(...connectedAt.values());
+    // The gateway's CPU time (user + system, all threads) when the last account reported connected:
+    // steadier than wall time on a shared machine. /proc/<pid>/stat fields 14 and 15, in clock ticks (1/100 s).
+    const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .slice(11, 13)
+      .map(Number);
+    const cpuMs = (utime + stime) * 10;
     await client.close();
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024;
+    const status = () => readFileSync(`/proc/${child.pid}/status`, "utf8");
+    const field = (text, name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1] ?? Number.NaN) / 1024;
+    const rss = () => field(status(), "VmRSS");
     let idleRssMb;
+    let idleParts;
     if (idle) {
       await sleep(IDLE_AFTER_MS);
       idleRssMb = rss();
+      // Where the RSS is: anonymous memory (the JS heap, malloc), file-backed pages (node's binary,
+      // add-ons), shared memory.
+      const text = status();
+      idleParts = { anon: field(text, "RssAnon"), file: field(text, "RssFile"), shmem: field(text, "RssShmem") };
     }
-    return { acceptMs, connectedMs, idleRssMb, perChannel: Object.fromEntries(connectedAt) };
+    return { acceptMs, connectedMs, cpuMs, idleRssMb, idleParts, perChannel: Object.fromEntries(connectedAt) };
   } finally {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     if (child.exitCode === null) child.kill("SIGTERM");
@@ -192,7 +208,9 @@ try {
     nodeMs: median(baseline),
     acceptMs: median(runs.map((r) => r.acceptMs)),
     connectedMs: median(runs.map((r) => r.connectedMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
     idleRssMb: runs.at(-1).idleRssMb,
+    idleParts: runs.at(-1).idleParts,
     perChannelMs: Object.fromEntries(CHANNELS.map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))])),
   };
   const verdicts = [
@@ -211,7 +229,7 @@ try {
   else {
     console.log(`openclaw gateway with one account of each of ${CHANNELS.join(", ")} (median of ${RUNS} after a warm-up):`);
     console.log(
-      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn; idle RSS ${result.idleRssMb.toFixed(1)} MB`,
+      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn (gateway CPU by then ${result.cpuMs.toFixed(0)} ms); idle RSS ${result.idleRssMb.toFixed(1)} MB (anonymous ${result.idleParts.anon.toFixed(1)}, file-backed ${result.idleParts.file.toFixed(1)})`,
     );
     console.log(
       `  each connected (ms after spawn, medians): ${Object.entries(result.perChannelMs)
