@@ -8,6 +8,7 @@ export default defineConfig({
       "extensions/*/src/**/*.test.ts",
       "extensions/*/test/**/*.test.ts",
       "docs/**/*.test.ts",
+      "scripts/**/*.test.ts",
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -11,7 +11,7 @@
 // Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
 // fake WhatsApp's URL for the fixture plugin.
 // Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
-// Usage: node bench/channels-connect.mjs [--runs 5]   (needs `pnpm build`)
+// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>]   (needs `pnpm build`)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -22,7 +22,19 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort } from "./lib/free-port.mjs";
 
-const { values: args } = parseArgs({ options: { runs: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "5" },
+    json: { type: "boolean", default: false },
+    // e.g. --cpu-prof-dir /tmp/prof: the gateway runs with `node --cpu-prof` (a profile per start).
+    "cpu-prof-dir": { type: "string" },
+    // e.g. --only whatsapp,matrix: configure only these channels (for a breakdown; the targets are for all five).
+    only: { type: "string" },
+  },
+});
+const ALL_CHANNELS = ["telegram", "matrix", "feishu", "qqbot", "whatsapp"];
+const CHANNELS = args.only ? args.only.split(",").filter((c) => ALL_CHANNELS.includes(c)) : ALL_CHANNELS;
+const NODE_ARGS = args["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${args["cpu-prof-dir"]}`] : [];
 const RUNS = Number(args.runs);
 const TARGET = { connectedMs: 1000, rssMb: 90 };
 const IDLE_AFTER_MS = 12_000;
@@ -83,22 +95,18 @@ writeFileSync(
     gateway: { auth: { token: TOKEN } },
     plugins: {
       load: {
-        paths: [
-          "extensions/telegram",
-          "extensions/matrix",
-          "extensions/feishu",
-          "extensions/qqbot",
-          "packages/testkit/whatsapp-fixture-plugin",
-        ].map((p) => file(`${p}/`)),
+        paths: CHANNELS.map((c) => file(`${c === "whatsapp" ? "packages/testkit/whatsapp-fixture-plugin" : `extensions/${c}`}/`)),
       },
     },
-    channels: {
-      telegram: { botToken: tg.token, apiRoot: tg.apiRoot },
-      matrix: { homeserver: hs.baseUrl, accessToken: matrixBot.accessToken },
-      feishu: { appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.baseUrl },
-      qqbot: { appId: qq.appId, clientSecret: qq.clientSecret, apiBase: qq.apiBase, tokenUrl: qq.tokenUrl },
-      whatsapp: {},
-    },
+    channels: Object.fromEntries(
+      Object.entries({
+        telegram: { botToken: tg.token, apiRoot: tg.apiRoot },
+        matrix: { homeserver: hs.baseUrl, accessToken: matrixBot.accessToken },
+        feishu: { appId: feishu.appId, appSecret: feishu.appSecret, domain: feishu.baseUrl },
+        qqbot: { appId: qq.appId, clientSecret: qq.clientSecret, apiBase: qq.apiBase, tokenUrl: qq.tokenUrl },
+        whatsapp: {},
+      }).filter(([c]) => CHANNELS.includes(c)),
+    ),
   }),
 );
 const env = { HOME: home, OPENCLAW_FAKE_WHATSAPP_URL: wa.url };
@@ -106,7 +114,7 @@ for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")
 
 // WhatsApp links once, as a user does (`channels login`, the phone scans the QR code); every
 // start after that connects with the saved auth state.
-{
+if (CHANNELS.includes("whatsapp")) {
   const login = spawn(process.execPath, [CLI, "channels", "login", "whatsapp"], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   for (const s of [login.stdout, login.stderr]) s.on("data", (d) => (output += d));
@@ -121,7 +129,11 @@ for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")
 async function startOnce({ idle = false } = {}) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, "gateway", "--port", String(port)], { env, cwd: home, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...NODE_ARGS, CLI, "gateway", "--port", String(port)], {
+    env,
+    cwd: home,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   try {
@@ -137,7 +149,7 @@ async function startOnce({ idle = false } = {}) {
         for (const c of channels)
           for (const a of c.accounts)
             if (a.state === "connected" && !connectedAt.has(c.channel)) connectedAt.set(c.channel, performance.now() - started);
-        if (connectedAt.size === 5) {
+        if (connectedAt.size === CHANNELS.length) {
           clearTimeout(timer);
           resolve();
         }
@@ -146,14 +158,30 @@ async function startOnce({ idle = false } = {}) {
       client.request("channels.status").then((r) => check(r.channels), reject);
     });
     const connectedMs = Math.max(...connectedAt.values());
+    // The gateway's CPU time (user + system, all threads) when the last account reported connected:
+    // steadier than wall time on a shared machine. /proc/<pid>/stat fields 14 and 15, in clock ticks (1/100 s).
+    const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .slice(11, 13)
+      .map(Number);
+    const cpuMs = (utime + stime) * 10;
     await client.close();
-    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))[1]) / 1024;
+    const status = () => readFileSync(`/proc/${child.pid}/status`, "utf8");
+    const field = (text, name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1] ?? Number.NaN) / 1024;
+    const rss = () => field(status(), "VmRSS");
     let idleRssMb;
+    let idleParts;
     if (idle) {
       await sleep(IDLE_AFTER_MS);
       idleRssMb = rss();
+      // Where the RSS is: anonymous memory (the JS heap, malloc), file-backed pages (node's binary,
+      // add-ons), shared memory.
+      const text = status();
+      idleParts = { anon: field(text, "RssAnon"), file: field(text, "RssFile"), shmem: field(text, "RssShmem") };
     }
-    return { acceptMs, connectedMs, idleRssMb, perChannel: Object.fromEntries(connectedAt) };
+    return { acceptMs, connectedMs, cpuMs, idleRssMb, idleParts, perChannel: Object.fromEntries(connectedAt) };
   } finally {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     if (child.exitCode === null) child.kill("SIGTERM");
@@ -180,10 +208,10 @@ try {
     nodeMs: median(baseline),
     acceptMs: median(runs.map((r) => r.acceptMs)),
     connectedMs: median(runs.map((r) => r.connectedMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
     idleRssMb: runs.at(-1).idleRssMb,
-    perChannelMs: Object.fromEntries(
-      ["telegram", "matrix", "feishu", "qqbot", "whatsapp"].map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))]),
-    ),
+    idleParts: runs.at(-1).idleParts,
+    perChannelMs: Object.fromEntries(CHANNELS.map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))])),
   };
   const verdicts = [
     {
@@ -199,11 +227,9 @@ try {
   ];
   if (args.json) console.log(JSON.stringify({ result, verdicts }, null, 2));
   else {
+    console.log(`openclaw gateway with one account of each of ${CHANNELS.join(", ")} (median of ${RUNS} after a warm-up):`);
     console.log(
-      `openclaw gateway with one account of each of telegram, matrix, feishu, qqbot, whatsapp (median of ${RUNS} after a warm-up):`,
-    );
-    console.log(
-      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn; idle RSS ${result.idleRssMb.toFixed(1)} MB`,
+      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn (gateway CPU by then ${result.cpuMs.toFixed(0)} ms); idle RSS ${result.idleRssMb.toFixed(1)} MB (anonymous ${result.idleParts.anon.toFixed(1)}, file-backed ${result.idleParts.file.toFixed(1)})`,
     );
     console.log(
       `  each connected (ms after spawn, medians): ${Object.entries(result.perChannelMs)

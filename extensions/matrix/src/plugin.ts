@@ -21,7 +21,7 @@ export function createMatrixPlugin(options: MatrixPluginOptions = {}): ChannelPl
     createClient:
       options.createClient ??
       (async (clientOptions) => {
-        const { MatrixClient } = await import("matrix-js-sdk");
+        const { MatrixClient } = await import("./matrix-sdk.js");
         return new MatrixClient(clientOptions);
       }),
     firstSyncTimeoutMs: options.firstSyncTimeoutMs ?? 60_000,

@@ -7,16 +7,8 @@
  */
 import path from "node:path";
 import { AccountConfigError, type AccountContext, type AccountSession } from "@openclaw/plugin-sdk";
-import {
-  ClientEvent,
-  EventStatus,
-  type MatrixClient,
-  type MatrixEvent,
-  type Room,
-  RoomEvent,
-  RoomMemberEvent,
-  SyncState,
-} from "matrix-js-sdk";
+import type { MatrixClient, MatrixEvent, Room } from "matrix-js-sdk";
+import { ClientEvent, EventStatus, RoomEvent, RoomMemberEvent, SyncState } from "./matrix-sdk.js";
 import { accountKeyPath, type MatrixAccount } from "./account.js";
 import type { CryptoStore, MatrixE2ee } from "./crypto/index.js";
 import { decryptAttachment, type EncryptedFile } from "./crypto/media.js";

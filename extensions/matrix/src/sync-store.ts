@@ -11,7 +11,8 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { type ISyncResponse, MemoryStore, SyncAccumulator } from "matrix-js-sdk";
+import type { ISyncResponse } from "matrix-js-sdk";
+import { MemoryStore, SyncAccumulator } from "./matrix-sdk.js";
 import { ensurePrivateDir, writePrivateFileAtomic } from "./crypto/private-file.js";
 
 /** The saved sync, as `getSavedSync` returns it. */

@@ -8,7 +8,8 @@
  */
 import { chmod, mkdir, readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { type AuthenticationCreds, type AuthenticationState, BufferJSON, initAuthCreds, type SignalDataTypeMap, WAProto } from "baileys";
+import type { AuthenticationCreds, AuthenticationState, SignalDataTypeMap } from "baileys";
+import { BufferJSON, initAuthCreds, WAProto } from "./baileys.js";
 
 /** The creds file and its backup. */
 export const CREDS_FILE = "creds.json";

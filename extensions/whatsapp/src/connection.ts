@@ -6,7 +6,7 @@
  * - anything else: reconnect after a backoff with jitter (reset once a socket opens).
  * A watchdog ends a socket that stopped carrying frames and reconnects at once.
  */
-import { DisconnectReason } from "baileys";
+import { DisconnectReason } from "./baileys.js";
 import type { FileAuthState } from "./auth-state.js";
 import { type Clock, sleep } from "./clock.js";
 import { type MakeSocket, statusCodeOf, type WhatsAppSocketLike } from "./socket.js";

@@ -6,6 +6,7 @@
  * self-chat with `selfChatMode`); so does anything malformed.
  */
 import type { InboundMedia, InboundMessage } from "@openclaw/plugin-sdk";
+import type { proto, WAMessage } from "baileys";
 import {
   isJidBroadcast,
   isJidGroup,
@@ -14,9 +15,7 @@ import {
   jidDecode,
   jidNormalizedUser,
   normalizeMessageContent,
-  type proto,
-  type WAMessage,
-} from "baileys";
+} from "./baileys.js";
 
 /** Who the linked account is, and what it sent, for telling own messages and mentions apart. */
 export interface InboundContext {

@@ -7,7 +7,7 @@
  * state.
  */
 import type { ChannelLoginContext, ChannelLoginResult } from "@openclaw/plugin-sdk";
-import { jidDecode } from "baileys";
+import { jidDecode } from "./baileys.js";
 import type { WhatsAppAccount } from "./account.js";
 import { isLinked, removeAuthState, useFileAuthState } from "./auth-state.js";
 import { WhatsAppConnection } from "./connection.js";

@@ -19,7 +19,8 @@ import {
   SplitSendTracker,
   TransientSendError,
 } from "@openclaw/plugin-sdk";
-import { type AnyMessageContent, jidEncode, type WAMessage } from "baileys";
+import type { AnyMessageContent, WAMessage } from "baileys";
+import { jidEncode } from "./baileys.js";
 import { SerialQueue } from "./auth-state.js";
 import type { WhatsAppConnection } from "./connection.js";
 import { markdownToWhatsApp } from "./format/markup.js";

@@ -56,7 +56,7 @@ function productionRuntime(): Pick<WhatsAppRuntime, "makeSocket" | "socketConfig
       throw new Error(`internal: production makeSocket used before it was loaded (${config.browser.join(" ")})`);
     },
     async socketConfig(log: PluginLogger) {
-      const { fetchLatestBaileysVersion } = await import("baileys");
+      const { fetchLatestBaileysVersion } = await import("./baileys.js");
       latestVersion ??= fetchLatestBaileysVersion().then(
         (v) => v.version as [number, number, number],
         () => undefined,
@@ -72,7 +72,7 @@ function productionRuntime(): Pick<WhatsAppRuntime, "makeSocket" | "socketConfig
       };
     },
     async downloadMedia(message: WAMessage, socket: WhatsAppSocketLike) {
-      const { downloadMediaMessage } = await import("baileys");
+      const { downloadMediaMessage } = await import("./baileys.js");
       const reuploadRequest = (socket as { updateMediaMessage?: (m: WAMessage) => Promise<WAMessage> }).updateMediaMessage;
       return downloadMediaMessage(
         message,
@@ -112,7 +112,7 @@ export function createWhatsAppPlugin(options: WhatsAppPluginOptions = {}): Whats
   };
   const withBaileys = async (): Promise<WhatsAppRuntime> => {
     if (options.makeSocket) return runtime;
-    const { makeWASocket } = await import("baileys");
+    const { makeWASocket } = await import("./baileys.js");
     return { ...runtime, makeSocket: (config) => makeWASocket(config as never) as unknown as WhatsAppSocketLike };
   };
   const plugin = defineChannelPlugin({

@@ -8,7 +8,8 @@
  */
 import { readdir } from "node:fs/promises";
 import { type AccountContext, type AccountSession, type ChannelOutbound, PermanentSendError } from "@openclaw/plugin-sdk";
-import { jidEncode, jidNormalizedUser, type WAMessage } from "baileys";
+import type { WAMessage } from "baileys";
+import { jidEncode, jidNormalizedUser } from "./baileys.js";
 import type { WhatsAppAccount } from "./account.js";
 import { type FileAuthState, isLinked, readSavedCreds, removeAuthState, SerialQueue, useFileAuthState } from "./auth-state.js";
 import { sleep } from "./clock.js";

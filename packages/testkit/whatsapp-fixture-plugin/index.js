@@ -1,10 +1,12 @@
 // The WhatsApp channel of this repository with its socket replaced by the fake WhatsApp's relay:
 // every socket connects to OPENCLAW_FAKE_WHATSAPP_URL (a `startFakeWhatsAppServer()` in the test
 // process), where the test drives the phone (scan the QR, send messages, read what was sent).
-// Tests only. It imports the built packages of this repository by path (the testkit must not
-// depend on the channel, which depends on the testkit for its own tests).
-import { createWhatsAppPlugin } from "../../../extensions/whatsapp/dist/index.js";
-import { remoteSocketFactory } from "../dist/whatsapp/relay.js";
+// Tests and benches only. It imports the built packages of this repository by path (the testkit
+// must not depend on the channel, which depends on the testkit for its own tests): the channel's
+// published bundle (dist/bundle, Baileys inside, as a user installs it) and the relay's client,
+// which loads neither Baileys nor the fake.
+import { createWhatsAppPlugin } from "../../../extensions/whatsapp/dist/bundle/index.js";
+import { remoteSocketFactory } from "../dist/whatsapp/relay-client.js";
 
 const url = process.env.OPENCLAW_FAKE_WHATSAPP_URL;
 

@@ -5,7 +5,8 @@
  * that the account already has and this device cannot open: it warns and says how to fix it.
  */
 import type { PluginLogger } from "@openclaw/plugin-sdk";
-import { type AuthDict, ClientEvent, type MatrixClient, MatrixEvent, type UIAuthCallback } from "matrix-js-sdk";
+import type { AuthDict, MatrixClient, UIAuthCallback } from "matrix-js-sdk";
+import { ClientEvent, MatrixEvent } from "../matrix-sdk.js";
 import type { CryptoApi } from "matrix-js-sdk/lib/crypto-api/index.js";
 import type { RecoveryKey } from "./recovery-key.js";
 

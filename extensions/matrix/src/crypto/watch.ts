@@ -3,7 +3,8 @@
  * key arrives later (the Rust crypto retries by itself and emits `MatrixEventEvent.Decrypted`
  * again) it is reported once more, decrypted. Never twice for the same event id either way.
  */
-import { type MatrixClient, type MatrixEvent, MatrixEventEvent } from "matrix-js-sdk";
+import type { MatrixClient, MatrixEvent } from "matrix-js-sdk";
+import { MatrixEventEvent } from "../matrix-sdk.js";
 
 /** What `MatrixE2ee.watch` calls. A throwing handler is logged by the caller, never retried. */
 export interface DecryptionHandlers {

@@ -5,8 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import { jidDecode, jidEncode, jidNormalizedUser } from "baileys";
+import { fakeBoom } from "./boom.js";
 import type {
-  FakeBoomError,
   FakeListener,
   FakeMessageKey,
   FakePhone,
@@ -24,14 +24,7 @@ const LOGGED_OUT = 401;
 const RESTART_REQUIRED = 515;
 const CONNECTION_CLOSED = 428;
 
-/** A Boom-like error, as Baileys builds them (`new Boom(message, { statusCode })`). */
-export function fakeBoom(message: string, statusCode: number, data?: unknown): FakeBoomError {
-  const error = new Error(message) as FakeBoomError;
-  error.isBoom = true;
-  error.output = { statusCode, payload: { statusCode, error: "Error", message } };
-  if (data !== undefined) error.data = data;
-  return error;
-}
+export { fakeBoom };
 
 const digitsOf = (number: string): string => number.replace(/\D/g, "");
 
