@@ -45,15 +45,16 @@ function youngGenerationSizes(execArgv: string[] = []): [number, number, number]
  * release's memory window (here 0 ms long) is over (compiles synchronously, so nothing is left to
  * a background thread's timing).
  */
-function optimizedWhileHeldAndAfter(execArgv: string[] = []): { held: boolean; after: boolean } {
+function optimizedWhileHeldAndAfter(execArgv: string[] = [], endEarly = false): { held: boolean; after: boolean } {
   return runNode(
     `
-    const { holdStartupMemory } = await import(${JSON.stringify(MODULE)});
+    const { holdStartupMemory, endStartupMemoryWindow } = await import(${JSON.stringify(MODULE)});
     function drive(f) { let s = 0; for (let i = 0; i < 1e6; i++) s += f(i); return s; }
     %NeverOptimizeFunction(drive);
     const turbofanned = () => { const f = (x) => x * 2 + 1; drive(f); return (%GetOptimizationStatus(f) & 64) !== 0; };
-    const release = holdStartupMemory({ memoryWindowMs: [0, 0] });
+    const release = holdStartupMemory({ memoryWindowMs: ${endEarly ? "[0, 3_600_000]" : "[0, 0]"} });
     const held = turbofanned();
+    ${endEarly ? "endStartupMemoryWindow();" : ""}
     const alive = setInterval(() => {}, 1000); // the release's timers do not keep a process alive
     await release();
     clearInterval(alive);
@@ -76,6 +77,10 @@ describe("holdStartupMemory", () => {
 
   it("optimizes no hot function until released and its memory window is over; afterwards it does again", () => {
     expect(optimizedWhileHeldAndAfter()).toEqual({ held: false, after: true });
+  });
+
+  it("ends the window at once when the gateway gets work (a one-hour window here)", () => {
+    expect(optimizedWhileHeldAndAfter([], true)).toEqual({ held: false, after: true });
   });
 
   it("leaves the compiler tiers the user chose alone", () => {

@@ -9,7 +9,9 @@
 //   module load), and optimizing them paged about 3.5 MB of the compiler's machine code in from
 //   node's binary, which an idle process then kept resident. Released right after the start, the
 //   helpers' next call (a late module load, the first backup round) still optimized them: V8 does
-//   not forget how hot a function was. Later, under load, it optimizes as usual.
+//   not forget how hot a function was. Later, under load, it optimizes as usual. A gateway with
+//   work ends this window at once (endStartupMemoryWindow): channels in its config (loading and
+//   connecting the five platform libraries took 0.5-1.7 s longer without Turbofan), a turn.
 //   (`--turbo-filter=-*`, not `--no-turbofan`: V8 still optimizes a small hot function that its
 //   baseline code marks without that flag.)
 // - V8's memory reducer returns the start-up garbage (~4 MB: fragmented old-space pages, a grown
@@ -49,13 +51,17 @@ export interface StartupMemoryOptions {
   memoryWindowMs?: readonly [number, number];
 }
 
+/** Ends the current hold's memory window at once; undefined while no window is pending. */
+let endWindow: (() => void) | undefined;
+
 /**
  * Holds the process's start-up memory settings (see the top of this file) until the returned
  * function is called, when the gateway has started. Then the young generation may grow again at
- * once; V8 favours memory from `memoryWindowMs[0]` and, at `memoryWindowMs[1]`, drops that and
- * lets Turbofan optimize again (the returned promise resolves then; its timers do not keep the
- * process alive). Calling it again returns the same promise. A process started with its own
- * compiler, semi-space or `--optimize-for-size` flags keeps them.
+ * once; V8 favours memory from `memoryWindowMs[0]` and, at `memoryWindowMs[1]` (or at
+ * {@link endStartupMemoryWindow}), drops that and lets Turbofan optimize again; the returned
+ * promise resolves then (its timers do not keep the process alive). Calling it again returns the
+ * same promise. A process started with its own compiler, semi-space or `--optimize-for-size`
+ * flags keeps them.
  */
 export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Promise<void> {
   const execArgv = options.execArgv ?? process.execArgv;
@@ -66,19 +72,43 @@ export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Pro
   if (holdOptimizer) setFlagsFromString("--turbo-filter=-*");
   const favourMemory = !userFlag(SIZE_FLAGS, execArgv, nodeOptions);
   const [from, to] = options.memoryWindowMs ?? IDLE_MEMORY_WINDOW_MS;
-  let released: Promise<void> | undefined;
+  let favouring = false;
+  const timers: NodeJS.Timeout[] = [];
+  let ended = false;
+  let resolveReleased: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (resolveReleased = resolve));
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    for (const timer of timers) clearTimeout(timer);
+    if (favouring) setFlagsFromString("--no-optimize-for-size");
+    if (holdOptimizer) setFlagsFromString("--turbo-filter=*");
+    if (endWindow === end) endWindow = undefined;
+    resolveReleased();
+  };
+  endWindow = end;
+  let releasing = false;
   return () => {
-    released ??= new Promise<void>((resolve) => {
-      if (holdSemiSpaces) setFlagsFromString(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
-      setTimeout(() => {
-        if (favourMemory) setFlagsFromString("--optimize-for-size");
-        setTimeout(() => {
-          if (favourMemory) setFlagsFromString("--no-optimize-for-size");
-          if (holdOptimizer) setFlagsFromString("--turbo-filter=*");
-          resolve();
-        }, to - from).unref();
-      }, from).unref();
-    });
+    if (releasing) return released;
+    releasing = true;
+    if (holdSemiSpaces) setFlagsFromString(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
+    if (ended) return released;
+    const start = setTimeout(() => {
+      favouring = favourMemory;
+      if (favouring) setFlagsFromString("--optimize-for-size");
+      timers.push(setTimeout(end, to - from).unref());
+    }, from).unref();
+    timers.push(start);
     return released;
   };
+}
+
+/**
+ * Ends the start-up memory window now, for a gateway that has work: channels whose plugins and
+ * platform libraries load and connect, a turn to run. Turbofan optimizes again and V8 stops favouring
+ * memory; the young generation's hold stays until the gateway has started. Does nothing when
+ * no hold is active.
+ */
+export function endStartupMemoryWindow(): void {
+  endWindow?.();
 }
