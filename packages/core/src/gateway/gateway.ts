@@ -33,6 +33,7 @@ import { MAX_PAYLOAD_BYTES, PROTOCOL_VERSION } from "./protocol.js";
 import { bindHost, resolveGatewayAuth, resolveGatewayBind, resolveGatewayPort } from "./settings.js";
 import { loadStartupConfig, readRawConfig } from "./startup-config.js";
 import { removeGatewayRecord, writeGatewayRecord } from "./run-record.js";
+import { endStartupMemoryWindow } from "./startup-memory.js";
 import { gatewayTokenPath } from "./token-file.js";
 import type { ConfigReloadReport } from "../tools/index.js";
 import type { AccountHandle, Gateway, GatewayOptions, InboundPipeline } from "./types.js";
@@ -65,6 +66,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 }
 
+/** True when the raw config file names at least one channel (`channels.<id>`). */
+function configuresChannels(rawConfig: Record<string, unknown>): boolean {
+  const channels = rawConfig.channels;
+  return channels !== null && typeof channels === "object" && Object.keys(channels).length > 0;
+}
+
 async function start(options: GatewayOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
   // Every log line (plugins' too) and every status answer goes through the scrubber, which learns
@@ -79,6 +86,8 @@ async function start(options: GatewayOptions): Promise<Gateway> {
 
   const rawConfig = await readRawConfig(paths, env);
   scrubber.addConfig(rawConfig);
+  // Channels to run: their plugins and platform libraries load and connect, work for Turbofan.
+  if (configuresChannels(rawConfig)) endStartupMemoryWindow();
   const plugins: ChannelPlugin<unknown>[] =
     options.plugins ?? (await (options.discoverPlugins ?? discoverChannelPlugins)({ paths, rawConfig, env, log }));
   const pluginMap = new Map(plugins.map((p) => [p.id, p]));
@@ -146,7 +155,11 @@ async function start(options: GatewayOptions): Promise<Gateway> {
     });
     cleanup.push(() => runtime.close());
     const queue = new MessageQueue({
-      run: (request) => runtime.runTurn(request),
+      run: (request) => {
+        // A turn is work: the start-up memory window (no Turbofan) ends.
+        endStartupMemoryWindow();
+        return runtime.runTurn(request);
+      },
       config,
       logger: { info: (m) => log.info(`queue: ${m}`), warn: (m) => log.warn(`queue: ${m}`) },
     });
