@@ -3,7 +3,7 @@
 import { UserError } from "../../config/paths.js";
 import { bindControlPortEarly } from "../../gateway/early-start.js";
 import { resolveGatewayBind, resolveGatewayPort } from "../../gateway/settings.js";
-import { holdYoungGeneration } from "../../gateway/young-generation.js";
+import { holdStartupMemory } from "../../gateway/startup-memory.js";
 import type { CliContext } from "../context.js";
 import { coreVersion } from "../version.js";
 
@@ -27,8 +27,8 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
   const bind = opts.bind !== undefined ? resolveGatewayBind({}, opts.bind) : undefined;
   if (opts.token !== undefined && opts.token.trim() === "")
     throw new UserError("--token is empty; pass the token, or leave --token out to use the configured or generated one.", 2);
-  // The start-up garbage must not leave an idle gateway with a grown young generation.
-  const releaseYoungGeneration = holdYoungGeneration();
+  // An idle gateway must not keep the memory its start used (gateway/startup-memory.ts).
+  const releaseStartupMemory = holdStartupMemory();
   // Nothing is served on it before the gateway has started and checked everything.
   const listener = await bindControlPortEarly({
     paths: ctx.paths(),
@@ -58,7 +58,7 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
     ...(bind !== undefined ? { bind } : {}),
     ...(opts.token !== undefined ? { token: opts.token } : {}),
   });
-  releaseYoungGeneration();
+  releaseStartupMemory();
   if (gateway.controlUiUrl) {
     ctx.stdout.write(`Control UI: ${gateway.controlUiUrl} (open it signed in with \`openclaw dashboard\`)\n`);
   }
