@@ -73,18 +73,14 @@ export function providerPackageMessage(request: Omit<ProviderPackageRequest, "mo
 }
 
 /**
- * True when `packageName` is installed where core resolves packages (without importing it). A
- * package that exports an ES module only is found too: `require.resolve` then fails with
- * ERR_PACKAGE_PATH_NOT_EXPORTED, which means it is there. (Not `import.meta.resolve`: the bin's
- * CommonJS bundle has no `import.meta`.)
+ * True when `packageName` is installed where core resolves packages (without importing it): a
+ * `<dir>/<packageName>/package.json` in one of the folders Node's resolution looks in from core
+ * (`require.resolve.paths`). Not `require.resolve` (which starts Node's ES-module resolver for a
+ * package with `exports`) nor `import.meta.resolve` (the bin's CommonJS bundle has no `import.meta`).
  */
 export function isProviderPackageInstalled(packageName: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(packageName);
-    return true;
-  } catch (err) {
-    return (err as { code?: unknown })?.code === "ERR_PACKAGE_PATH_NOT_EXPORTED";
-  }
+  const folders = createRequire(import.meta.url).resolve.paths(packageName) ?? [];
+  return folders.some((dir) => existsSync(path.join(dir, packageName, "package.json")));
 }
 
 function packageError(request: ProviderPackageRequest, err: unknown): ProviderError {
