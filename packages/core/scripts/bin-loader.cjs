@@ -112,13 +112,25 @@ function compileCached(name) {
   return script.runInThisContext();
 }
 
+/**
+ * The bundle's `import()` (scripts/bundle.mjs routes its calls here; Node 20 loses a cached
+ * script's own dynamic-import callback). A builtin is required, its namespace as import() would
+ * give it, without starting Node's ES-module loader for it.
+ */
+function load(specifier, options) {
+  if (typeof specifier === "string" && specifier.startsWith("node:")) {
+    return Promise.resolve().then(() => {
+      const builtin = require(specifier);
+      return { ...builtin, default: builtin };
+    });
+  }
+  return import(specifier, options);
+}
+
 /** Runs the bundle's wrapper function as Node runs a module's; returns the bundle's exports. */
 function run(wrapper) {
   const bundle = { exports: {} };
-  // `__openclaw_import`: the bundle's import() calls (scripts/bundle.mjs routes them here; Node 20
-  // loses a cached script's own dynamic-import callback).
-  const importer = (specifier, options) => import(specifier, options);
-  wrapper(bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname, importer);
+  wrapper(bundle.exports, Module.createRequire(BUNDLE), bundle, BUNDLE, __dirname, load);
   return bundle.exports;
 }
 
@@ -127,12 +139,12 @@ if (name === "gateway") {
   debug("running the ES-module bundle");
   import("./openclaw-esm.js");
 } else {
-  // A rejection (a bug, not a user error: runCli reports those) ends the process with its stack, as an uncaught exception would.
   // A command is over in a fraction of a second: V8's background-scheduled young-generation
   // collection would only run (~4 ms) just before the process ends. (Collections when the young
   // generation is full still happen.)
   require("node:v8").setFlagsFromString("--no-minor-gc-task");
   const cacheName = /^[a-z][a-z-]{0,30}$/.test(name) ? name : "other";
   if (process.sourceMapsEnabled) debug("source maps on: no code cache");
+  // A rejection (a bug, not a user error: runCli reports those) ends the process with its stack, as an uncaught exception would.
   run(process.sourceMapsEnabled ? compileWithSourceMaps() : compileCached(cacheName)).runCli(process.argv);
 }

@@ -57,7 +57,8 @@ const SHARED_OPTIONS = {
   sourcemap: "linked",
   sourcesContent: false, // stack traces need the mappings only; the published package has no src/
   // Less text for V8 to parse at start-up (compiling the chunks is a large part of a command's
-  // time). Identifiers stay as written, so stack traces read well even without the source maps.
+  // time). Identifiers stay as written (the CommonJS bundle below overrides that), so the
+  // gateway's stack traces read well even without the source maps.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: "warning",
@@ -66,7 +67,7 @@ const SHARED_OPTIONS = {
 const PLUGINS = [lazyZodLocalesPlugin, lazySqlitePlugin, lazyChildProcessForCommanderPlugin, lazyBuiltinsPlugin, sdkVersionPlugin];
 
 /** The parameters the bin passes to the CommonJS bundle (scripts/bin-loader.cjs). */
-const CLI_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __openclaw_import) {";
+const CLI_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname, __load) {";
 
 /** One copy of each shared package in a bundle: two would mean two instances again. */
 function assertOneCopyOfShared(metafile) {
@@ -97,25 +98,20 @@ function escapeNonAscii(code) {
 /**
  * Node 20 loses a script's dynamic-import callback for functions restored from a code cache
  * (`import()` there fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the CommonJS bundle's
- * remaining `import()` calls (external packages, plugins) call `__openclaw_import` instead: the
- * bin's own `import()`, passed in by scripts/bin-loader.cjs; those of builtins become require().
- * es-module-lexer finds them exactly (not in strings or comments).
+ * `import(` calls (external packages, plugins, builtins) become `__load(` calls: the bin's own
+ * loader, passed in by scripts/bin-loader.cjs. The name has the keyword's length, so no column
+ * moves and the source map stays exact. es-module-lexer finds them exactly (not in strings or
+ * comments).
  */
 function routeDynamicImports(code) {
+  if (/\b__load\b/.test(code)) throw new Error("cli.cjs: the bundle already uses the name __load the bin's loader needs");
   const [imports] = lexModule(code);
   let out = "";
   let at = 0;
-  for (const { d, ss, se, n } of imports) {
+  for (const { d, ss } of imports) {
     if (d < 0) continue; // static import/export: none in a CommonJS bundle
     if (code.slice(ss, ss + 7) !== "import(") throw new Error(`cli.cjs: unexpected dynamic import at ${ss}: ${code.slice(ss, ss + 40)}`);
-    if (n?.startsWith("node:") && /^import\("[\w:/]+"\)$/.test(code.slice(ss, se))) {
-      // A builtin: require() it (its namespace as import() would give it), without starting
-      // Node's ES-module loader for it.
-      out += `${code.slice(at, ss)}Promise.resolve().then(() => { const m = require(${JSON.stringify(n)}); return { ...m, default: m }; })`;
-      at = se;
-      continue;
-    }
-    out += `${code.slice(at, ss)}__openclaw_import(`;
+    out += `${code.slice(at, ss)}__load(`;
     at = ss + 7;
   }
   return out + code.slice(at);

@@ -57,7 +57,7 @@ describe("the openclaw bin (bundle)", () => {
     for (const file of readdirSync(bundleDir).filter((name) => /\.c?js$/.test(name))) {
       const code = readFileSync(path.join(bundleDir, file), "utf8");
       for (const match of code.matchAll(
-        /(?:\bfrom|\bimport|\b__openclaw_import|\brequire|\b__require|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
+        /(?:\bfrom|\bimport|\b__load|\brequire|\b__require|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
       )) {
         imported.add(match[1] as string);
       }
