@@ -7,6 +7,19 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 /** packages/core: where the stand-in modules resolve their imports from. */
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
+/**
+ * Source of a module whose exported functions `names` load `specifier` (a require() path, from the
+ * bundle's folder) on their first call and forward to it.
+ */
+function lazyFunctionsModule(specifier, names) {
+  return [
+    'import { createRequire } from "node:module";',
+    "let real;",
+    `const load = () => (real ??= createRequire(import.meta.url)(${JSON.stringify(specifier)}));`,
+    ...names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+  ];
+}
+
 /** The file (beside the bundle) that holds zod's non-English locales. */
 export const LAZY_LOCALES_FILE = "zod-locales.cjs";
 
@@ -27,12 +40,11 @@ export const lazyZodLocalesPlugin = {
     b.onLoad({ filter: /.*/, namespace: "lazy-zod-locales" }, async (args) => {
       const names = Object.keys(await import(pathToFileURL(args.path).href));
       const lines = [
-        'import { createRequire } from "node:module";',
-        `const file = ${JSON.stringify(`./${LAZY_LOCALES_FILE}`)};`,
-        "let loaded;",
-        "const load = () => (loaded ??= createRequire(import.meta.url)(file));",
+        ...lazyFunctionsModule(
+          `./${LAZY_LOCALES_FILE}`,
+          names.filter((n) => n !== "en"),
+        ),
         `export { default as en } from ${JSON.stringify(path.join(path.dirname(args.path), "en.js"))};`,
-        ...names.filter((n) => n !== "en").map((n) => `export function ${n}(...args) { return load().${n}(...args); }`),
       ];
       return { contents: lines.join("\n"), resolveDir: path.dirname(args.path), loader: "js" };
     });
@@ -107,16 +119,7 @@ export const lazyBuiltinsPlugin = {
     b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, async (args) => {
       const builtin = await import(`node:${args.path}`);
       const names = Object.keys(builtin).filter((name) => /^[a-z]/.test(name) && typeof builtin[name] === "function");
-      return {
-        contents: [
-          'import { createRequire } from "node:module";',
-          "let real;",
-          `const load = () => (real ??= createRequire(import.meta.url)(${JSON.stringify(`node:${args.path}`)}));`,
-          ...names.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
-        ].join("\n"),
-        resolveDir: root,
-        loader: "js",
-      };
+      return { contents: lazyFunctionsModule(`node:${args.path}`, names).join("\n"), resolveDir: root, loader: "js" };
     });
   },
 };

@@ -40,10 +40,8 @@ export function parseJson5Text(text: string, file: string, limits: ParseLimits =
       },
     };
   }
-  const fast = parseAsJson(source);
-  if (fast !== undefined) return { ok: true, value: fast.value };
   try {
-    return { ok: true, value: JSON5.parse(source) as unknown };
+    return { ok: true, value: parseJson5Value(source) };
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
     return { ok: false, problem: describeSyntaxError(err as Json5SyntaxError, source, file) };
