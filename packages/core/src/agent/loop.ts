@@ -32,8 +32,12 @@ export interface LoopOptions {
   maxModelCalls?: number;
   /** Messages that arrived mid-run; polled after every tool batch, before the next model call. */
   drainSteering?(): readonly SteeringText[];
-  /** Appends to the transcript; must be durable when it returns. */
-  record(entry: LoopRecord): void;
+  /**
+   * Appends to the transcript. Durable when it returns, or, when it returns a promise, once that
+   * resolves: the loop waits for it before acting on the entry (running the tools of an
+   * assistant message, the next model call after tool results and steering).
+   */
+  record(entry: LoopRecord): void | Promise<void>;
   emit(event: AgentEvent): void;
 }
 
@@ -110,7 +114,7 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
       }
     }
     if (blockOpen) options.emit({ type: "text_end" });
-    options.record({ kind: "assistant", text, toolCalls, provider, model, stopReason, ...(callUsage ? { usage: callUsage } : {}) });
+    await options.record({ kind: "assistant", text, toolCalls, provider, model, stopReason, ...(callUsage ? { usage: callUsage } : {}) });
     messages.push({ role: "assistant", content: text, ...(toolCalls.length ? { toolCalls } : {}) });
     options.emit({ type: "message_end", text, stopReason });
     finalText = text;
@@ -119,7 +123,11 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
     const ctx: ToolContext = { ...options.toolContext, signal: options.signal, ...(modelRef ? { modelRef } : {}) };
     // The calls run at the same time, but their results are recorded in the order of the calls:
     // each as soon as it and every call before it have finished.
-    const recordInOrder = inCallOrder<LoopRecord>(toolCalls.length, options.record);
+    const recorded: Promise<void>[] = [];
+    const recordInOrder = inCallOrder<LoopRecord>(toolCalls.length, (entry) => {
+      const done = options.record(entry);
+      if (done) recorded.push(done);
+    });
     await Promise.all(
       toolCalls.map(async (tc, index) => {
         const started = Date.now();
@@ -150,10 +158,16 @@ export async function runAgentLoop(options: LoopOptions): Promise<LoopResult> {
 
     for (const item of options.drainSteering?.() ?? []) {
       const steer = typeof item === "string" ? { text: item } : item;
-      options.record({ kind: "user", text: steer.text, ...(steer.inboundKeys?.length ? { inboundKeys: steer.inboundKeys } : {}) });
+      const done = options.record({
+        kind: "user",
+        text: steer.text,
+        ...(steer.inboundKeys?.length ? { inboundKeys: steer.inboundKeys } : {}),
+      });
+      if (done) recorded.push(done);
       messages.push({ role: "user", content: steer.text });
       options.emit({ type: "steer", text: steer.text });
     }
+    await Promise.all(recorded);
   }
   throw new ProviderError({
     kind: "unknown",

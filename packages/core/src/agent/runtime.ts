@@ -21,6 +21,7 @@ import {
   resolveSessionConfig,
   type SessionOrigin,
   type SessionStore,
+  type TranscriptEventInput,
 } from "../sessions/index.js";
 import { isSilentReply } from "../streaming/index.js";
 import type { AgentTool } from "../tool-contract/index.js";
@@ -100,6 +101,12 @@ export interface TurnResult {
   error?: { kind: string; message: string };
 }
 
+// Asked once per process: both cost a system call or an ICU lookup per turn otherwise.
+let cachedZone: string | undefined;
+const localTimeZone = () => (cachedZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
+let cachedHost: string | undefined;
+const hostName = () => (cachedHost ??= hostname());
+
 /**
  * Runs agent turns: resolves the session (and its reset policy), prepares the workspace, builds
  * the prompt from the bootstrap files, skills and history, runs the loop with the allowed
@@ -152,7 +159,14 @@ export class AgentRuntime {
   store(agentId: string): SessionStore {
     let store = this.stores.get(agentId);
     if (!store) {
-      store = openAgentStore({ stateDir: this.paths.stateDir, agentId, sessionConfig: resolveSessionConfig(this.config) });
+      // Group commit: concurrent turns share one commit per event-loop turn; the turn awaits
+      // `committed()` before anything that must not precede durability (run_start, final, tools).
+      store = openAgentStore({
+        stateDir: this.paths.stateDir,
+        agentId,
+        sessionConfig: resolveSessionConfig(this.config),
+        groupCommit: true,
+      });
       this.stores.set(agentId, store);
     }
     return store;
@@ -221,15 +235,37 @@ export class AgentRuntime {
 
     let message = request.message;
     const trigger = matchResetTrigger(message, this.config.session.resetTriggers);
-    const session = trigger
-      ? store.resetSession(sessionKey, trigger.trigger, { now: nowMs, ...(request.origin ? { origin: request.origin } : {}) })
-      : store.getOrCreateSession(sessionKey, {
-          now: nowMs,
-          touch: request.touch ?? true,
-          ...(request.origin ? { origin: request.origin } : {}),
-        });
     if (trigger) message = trigger.remainder;
+    const turnTrigger = request.trigger ?? "user";
+    const keys = request.inboundKeys ?? [];
+    const record = (sessionId: string, entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(sessionId, entries);
+    const openingEvent = {
+      ...userMessageEvent(message, nowMs, { keys }),
+      ...(turnTrigger !== "user" ? { trigger: turnTrigger } : {}),
+    };
+    const recordOpening = (sessionId: string) =>
+      record(sessionId, [
+        { ...openingEvent, ...(keys.length > 0 ? { idempotencyKey: `inbound:${sessionId}:${keys.join(",")}` } : {}) },
+      ])[0]!;
+    // The session row, its entry and the user's message go to disk in one transaction (unless the
+    // memory flush must run between them).
+    const resolved = store.transaction(() => {
+      const session = trigger
+        ? store.resetSession(sessionKey, trigger.trigger, { now: nowMs, ...(request.origin ? { origin: request.origin } : {}) })
+        : store.getOrCreateSession(sessionKey, {
+            now: nowMs,
+            touch: request.touch ?? true,
+            ...(request.origin ? { origin: request.origin } : {}),
+          });
+      if (trigger && message.trim() === "") return { session };
+      const before = store.getEntry(sessionKey);
+      const flushDue = this.compaction.flushDue(before, sessionCandidates(this.config, agentId, before)[0]?.ref, message, turnTrigger);
+      return flushDue ? { session } : { session, opening: recordOpening(session.sessionId) };
+    });
+    const { session } = resolved;
     const base = { runId, agentId, sessionKey, sessionId: session.sessionId };
+    // The inbox marks its message started on run_start: the opening entry must be on disk first.
+    await store.committed();
     emit({ type: "run_start", ...base, newSession: session.isNew });
     const finish = (status: RunStatus, text: string, extra: Partial<TurnResult> = {}): TurnResult => {
       emit({ type: "run_end", runId, status, usage, durationMs: Date.now() - started });
@@ -238,26 +274,18 @@ export class AgentRuntime {
 
     if (trigger && message.trim() === "") {
       const text = "Started a new session.";
+      await store.committed();
       emit({ type: "final", text, silent: false });
       return finish("ok", text);
     }
 
-    const turnTrigger = request.trigger ?? "user";
-    const keys = request.inboundKeys ?? [];
-    const before = store.getEntry(sessionKey);
-    if (this.compaction.flushDue(before, sessionCandidates(this.config, agentId, before)[0]?.ref, message, turnTrigger)) {
+    let opening = resolved.opening;
+    if (!opening) {
       // Not before a turn run again after a crash: its message is in the transcript already.
       const recorded = keys.length > 0 ? recordedInbound(store.readEvents(session.sessionId)) : undefined;
       if (!keys.some((k) => recorded?.has(k))) await this.memoryFlush(agentId, sessionKey, request.signal);
+      opening = recordOpening(session.sessionId);
     }
-    const record = (entries: Parameters<typeof store.appendEvents>[1]) => store.appendEvents(session.sessionId, entries);
-    const opening = record([
-      {
-        ...userMessageEvent(message, nowMs, { keys }),
-        ...(turnTrigger !== "user" ? { trigger: turnTrigger } : {}),
-        ...(keys.length > 0 ? { idempotencyKey: `inbound:${session.sessionId}:${keys.join(",")}` } : {}),
-      },
-    ])[0]!;
     if (opening.duplicate) {
       const replayed = replayRecordedTurn(store.readEvents(session.sessionId, { afterSeq: opening.seq }), opening.seq, emit);
       if (replayed) return finish("ok", replayed.text, { silent: replayed.silent });
@@ -266,9 +294,10 @@ export class AgentRuntime {
     const candidates = sessionCandidates(this.config, agentId, store.getEntry(sessionKey));
     if (candidates.length === 0) {
       const text = noModelConfiguredMessage(this.paths.configPath);
-      record([{ type: "custom", customType: "notice", data: { text } }]);
+      record(session.sessionId, [{ type: "custom", customType: "notice", data: { text } }]);
       emit({ type: "error", kind: "no_model", message: text });
       this.reportFailure({ runId, agentId, sessionKey, category: "other", kind: "no_model", message: text });
+      await store.committed();
       emit({ type: "final", text, silent: false });
       return finish("error", text, { error: { kind: "no_model", message: text } });
     }
@@ -284,6 +313,13 @@ export class AgentRuntime {
     request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
 
+    let deferred: TranscriptEventInput | undefined;
+    const flushDeferred = () => {
+      if (!deferred) return;
+      const event = deferred;
+      deferred = undefined;
+      record(session.sessionId, [event]);
+    };
     try {
       const { bootstrapPending } = await this.ensureWorkspaceOnce(settings.workspaceDir, settings.skipBootstrap);
       const place = await resolveSessionWorkspace({
@@ -317,12 +353,12 @@ export class AgentRuntime {
         ...(bootstrapPending && context.bootstrapPending ? { firstRunGuidance: FIRST_RUN_GUIDANCE } : {}),
         ...(mode === "full" && getsDailyNotes(sessionKey) ? { dailyMemory: await dailyMemoryFiles(place.workspaceDir, this.now()) } : {}),
         now: this.now(),
-        timezone: this.config.agents.defaults.userTimezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        timezone: this.config.agents.defaults.userTimezone ?? localTimeZone(),
         runtime: {
           agentId,
           sessionKey,
           model: candidates[0]!.ref,
-          host: hostname(),
+          host: hostName(),
           version: this.version,
           ...(keyKind.channel ? { channel: keyKind.channel } : {}),
         },
@@ -350,21 +386,35 @@ export class AgentRuntime {
             },
             signal: controller.signal,
             ...(request.drainSteering ? { drainSteering: request.drainSteering } : {}),
-            record: (entry) => record([loopRecordEvent(entry, this.now().getTime())]),
+            record: (entry) => {
+              // The final answer (no tool calls: the loop ends with it) is written below, in the
+              // same transaction as the entry's token counters, before the `final` event.
+              flushDeferred();
+              const event = loopRecordEvent(entry, this.now().getTime());
+              if (entry.kind === "assistant" && entry.toolCalls.length === 0) deferred = event;
+              else {
+                record(session.sessionId, [event]);
+                return store.committed();
+              }
+            },
             emit,
           }),
       );
       usage.inputTokens = result.usage.inputTokens;
       usage.outputTokens = result.usage.outputTokens;
-      const entry = store.getEntry(sessionKey);
-      store.updateEntry(sessionKey, {
-        inputTokens: (entry?.inputTokens ?? 0) + usage.inputTokens,
-        outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
-        totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
-        ...(result.modelRef ? { model: result.modelRef } : {}),
-        ...(contextTokens !== undefined ? { contextUsedTokens: contextTokens } : {}),
+      store.transaction(() => {
+        flushDeferred();
+        const entry = store.getEntry(sessionKey);
+        store.updateEntry(sessionKey, {
+          inputTokens: (entry?.inputTokens ?? 0) + usage.inputTokens,
+          outputTokens: (entry?.outputTokens ?? 0) + usage.outputTokens,
+          totalTokens: (entry?.totalTokens ?? 0) + usage.inputTokens + usage.outputTokens,
+          ...(result.modelRef ? { model: result.modelRef } : {}),
+          ...(contextTokens !== undefined ? { contextUsedTokens: contextTokens } : {}),
+        });
       });
       const silent = isSilentReply(result.finalText);
+      await store.committed();
       emit({ type: "final", text: silent ? "" : result.finalText, silent });
       return finish("ok", silent ? "" : result.finalText, { silent, ...(result.modelRef ? { modelRef: result.modelRef } : {}) });
     } catch (err) {
@@ -383,6 +433,7 @@ export class AgentRuntime {
           emit({ type: "error", kind: "timeout", message: text });
           this.reportFailure({ runId, agentId, sessionKey, category: "timeout", kind: "timeout", message: text });
           // The user is told, in the chat, why no answer is coming.
+          await store.committed();
           emit({ type: "final", text, silent: false });
           return finish("timeout", text, { error: { kind: "timeout", message: text } });
         }
@@ -400,14 +451,19 @@ export class AgentRuntime {
       const category = failureCategory(err);
       // A ProviderError without a provider is the loop's own (too many model calls, no candidate).
       const text = chatFailureNotice(category, err instanceof ProviderError && err.provider !== "");
-      record([{ type: "custom", customType: "error", data: { kind, message } }]);
+      flushDeferred();
+      record(session.sessionId, [{ type: "custom", customType: "error", data: { kind, message } }]);
       emit({ type: "error", kind, message });
       this.reportFailure({ runId, agentId, sessionKey, category, kind, message });
+      await store.committed();
       emit({ type: "final", text, silent: false });
       return finish("error", text, { error: { kind, message } });
     } finally {
+      flushDeferred();
       clearTimeout(timer);
       request.signal?.removeEventListener("abort", onAbort);
+      // Whatever the turn wrote is on disk before its caller hears it ended.
+      await store.committed();
     }
   }
 
@@ -434,7 +490,7 @@ export class AgentRuntime {
     if (!entry) return { status: "nothing", tokens: 0 };
     const candidates = sessionCandidates(this.config, id, entry);
     const flush = this.compaction.limits(candidates[0]?.ref).flushAt !== undefined && !flushedThisCycle(entry);
-    return this.compaction.compactNow(
+    const outcome = await this.compaction.compactNow(
       {
         store,
         sessionKey: key,
@@ -445,6 +501,9 @@ export class AgentRuntime {
       },
       flush ? () => this.memoryFlush(id, key, options.signal) : undefined,
     );
+    // Reported (e.g. "compacted" in the chat) only once it is on disk.
+    await store.committed();
+    return outcome;
   }
 
   /** The model a session runs on: its `/model` choice, else the agent's configured primary. */

@@ -17,6 +17,27 @@ interface Caller {
   sessionKey: string;
 }
 
+// Module constants: tools are built per session, and a schema's JSON form is converted once per object.
+const SCHEMAS = {
+  list: z.object({ limit: z.int().min(1).max(200).default(20).describe("How many sessions (default 20).") }),
+  history: z.object({
+    sessionKey: z.string().min(1).describe("Session key, e.g. agent:main:main."),
+    limit: z.int().min(1).max(200).default(20).describe("How many messages (default 20)."),
+  }),
+  send: z
+    .object({
+      sessionKey: z.string().min(1).optional().describe("Target session key."),
+      agentId: z.string().min(1).optional().describe("Target agent (its main session) when no sessionKey is given."),
+      message: z.string().min(1).describe("What to send."),
+    })
+    .refine((v) => v.sessionKey || v.agentId, "give sessionKey or agentId"),
+  spawn: z.object({
+    task: z.string().min(1).describe("Everything the sub-agent needs to know; it does not see this conversation."),
+    agentId: z.string().min(1).optional().describe("Which agent runs it (default: this one)."),
+  }),
+  none: z.object({}),
+};
+
 /** May `caller` reach agent `target`? Its own agent always; others only via tools.agentToAgent. */
 function canReach(caller: Caller, target: string): boolean {
   if (target === caller.agentId) return true;
@@ -60,7 +81,7 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     name: "sessions_list",
     description: "List this agent's sessions (key, kind, last update, tokens), newest first.",
     groups: ["group:sessions"],
-    schema: z.object({ limit: z.int().min(1).max(200).default(20).describe("How many sessions (default 20).") }),
+    schema: SCHEMAS.list,
     async run({ limit }) {
       const rows = runtime.store(caller.agentId).listSessions().slice(0, limit);
       if (rows.length === 0) return { content: "No sessions yet." };
@@ -79,10 +100,7 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     name: "sessions_history",
     description: "Read the last messages of a session of this agent (or a reachable agent).",
     groups: ["group:sessions"],
-    schema: z.object({
-      sessionKey: z.string().min(1).describe("Session key, e.g. agent:main:main."),
-      limit: z.int().min(1).max(200).default(20).describe("How many messages (default 20)."),
-    }),
+    schema: SCHEMAS.history,
     async run({ sessionKey, limit }) {
       const target = parseSessionKey(sessionKey).agentId ?? caller.agentId;
       if (!canReach(caller, target)) refuseAgent(caller, target);
@@ -102,13 +120,7 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     name: "sessions_send",
     description: "Send a message to another session (or another agent's main session) and wait for its reply.",
     groups: ["group:sessions"],
-    schema: z
-      .object({
-        sessionKey: z.string().min(1).optional().describe("Target session key."),
-        agentId: z.string().min(1).optional().describe("Target agent (its main session) when no sessionKey is given."),
-        message: z.string().min(1).describe("What to send."),
-      })
-      .refine((v) => v.sessionKey || v.agentId, "give sessionKey or agentId"),
+    schema: SCHEMAS.send,
     async run({ sessionKey, agentId, message }, ctx) {
       const target = normalizeAgentId(agentId ?? parseSessionKey(sessionKey ?? "").agentId ?? caller.agentId);
       if (!canReach(caller, target)) refuseAgent(caller, target);
@@ -124,10 +136,7 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     name: "sessions_spawn",
     description: "Run a task in a fresh sub-agent session (minimal prompt, AGENTS.md and TOOLS.md only) and return its answer.",
     groups: ["group:sessions"],
-    schema: z.object({
-      task: z.string().min(1).describe("Everything the sub-agent needs to know; it does not see this conversation."),
-      agentId: z.string().min(1).optional().describe("Which agent runs it (default: this one)."),
-    }),
+    schema: SCHEMAS.spawn,
     async run({ task, agentId }, ctx) {
       const target = normalizeAgentId(agentId ?? caller.agentId);
       if (!canReach(caller, target)) refuseAgent(caller, target);
@@ -150,7 +159,7 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     name: "agents_list",
     description: "List the agents this agent can reach with sessions_send and sessions_spawn.",
     groups: ["group:agents"],
-    schema: z.object({}),
+    schema: SCHEMAS.none,
     async run() {
       const ids = listAgentIds(runtime.config).filter((id) => canReach(caller, id));
       return {
@@ -168,7 +177,7 @@ export function createSessionTools(caller: Caller): AgentTool[] {
     name: "session_status",
     description: "Show this session's key, id, model and token use.",
     groups: ["group:sessions"],
-    schema: z.object({}),
+    schema: SCHEMAS.none,
     async run() {
       const entry = runtime.store(caller.agentId).getEntry(caller.sessionKey);
       if (!entry) return { content: `session ${caller.sessionKey}: not started` };

@@ -39,8 +39,20 @@ function firstLine(text: string, max = 160): string {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
+/** The last time line of each zone: the text shows seconds, so turns within one second share it. */
+const lastLine = new Map<string, { second: number; text: string }>();
 
 function formatNow(now: Date, timezone: string): string {
+  const second = Math.floor(now.getTime() / 1000);
+  const last = lastLine.get(timezone);
+  if (last?.second === second) return last.text;
+  const text = formatNowUncached(now, timezone);
+  if (lastLine.size >= 64) lastLine.clear();
+  lastLine.set(timezone, { second, text });
+  return text;
+}
+
+function formatNowUncached(now: Date, timezone: string): string {
   let fmt = formatters.get(timezone);
   if (fmt === undefined) {
     try {
@@ -53,21 +65,29 @@ function formatNow(now: Date, timezone: string): string {
   return fmt ? `${fmt.format(now)} (${timezone})` : `${now.toISOString()} (UTC)`;
 }
 
+/** The tooling section per tools array: a session's tools are built once and reused every turn. */
+const toolingSections = new WeakMap<readonly object[], string>();
+
+function toolingSection(tools: SystemPromptInput["tools"]): string {
+  let text = toolingSections.get(tools);
+  if (text === undefined) {
+    text = [
+      "## Tooling",
+      "You can call these tools. Call several at once when they do not depend on each other.",
+      ...tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`),
+    ].join("\n");
+    toolingSections.set(tools, text);
+  }
+  return text;
+}
+
 export function buildSystemPrompt(input: SystemPromptInput): string {
   const name = input.agentName ? `${input.agentName}, ` : "";
   const identity = `You are ${name}a personal assistant running inside OpenClaw, a self-hosted agent gateway.`;
   if (input.mode === "none") return identity;
   const parts: string[] = [identity];
 
-  if (input.tools.length > 0) {
-    parts.push(
-      [
-        "## Tooling",
-        "You can call these tools. Call several at once when they do not depend on each other.",
-        ...input.tools.map((t) => `- ${t.name}: ${firstLine(t.description)}`),
-      ].join("\n"),
-    );
-  }
+  if (input.tools.length > 0) parts.push(toolingSection(input.tools));
 
   parts.push(
     [

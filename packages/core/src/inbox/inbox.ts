@@ -8,6 +8,7 @@ import type { SessionReader, StoredEvent } from "../sessions/index.js";
 import type { StateDb } from "../state/index.js";
 import { planSessionReplay } from "./plan.js";
 import { InboxStore, type InboxRow } from "./store.js";
+import { checkpointInBackground } from "../databases/checkpointer.js";
 import { attemptReplyKey, InboxTurn, type InboxVerdict } from "./turn.js";
 
 /** A handling gives up after this many attempts (each restart that finds it unanswered is one). */
@@ -80,6 +81,9 @@ export class Inbox {
 
   constructor(private readonly options: InboxOptions) {
     this.store = new InboxStore(options.db, options.now);
+    // The inbox writes a few rows per turn: their checkpoints go to the background worker too,
+    // once the first turn's session store starts it (a gateway without turns starts no thread).
+    if (options.db.name !== ":memory:") checkpointInBackground(options.db, { start: false });
     this.store.prune();
     this.unanswered = this.store.pending();
   }

@@ -115,16 +115,24 @@ export class InboxStore {
    * platform delivering it again), whatever its state.
    */
   record(message: InboundMessage): InboxRow | undefined {
-    const result = this.q.insert.run(
-      message.channel,
-      message.accountId,
-      message.chat.id,
-      message.messageId,
-      JSON.stringify(message),
-      this.now(),
-    );
+    const json = JSON.stringify(message);
+    const receivedAt = this.now();
+    const result = this.q.insert.run(message.channel, message.accountId, message.chat.id, message.messageId, json, receivedAt);
     if (result.changes === 0) return undefined;
-    return this.get(Number(result.lastInsertRowid));
+    // The row as inserted (column defaults: pending, first attempt), without reading it back.
+    return toRow({
+      id: Number(result.lastInsertRowid),
+      channel: message.channel,
+      account_id: message.accountId,
+      chat_id: message.chat.id,
+      message_id: message.messageId,
+      message_json: json,
+      received_at: receivedAt,
+      state: "pending",
+      reason: null,
+      attempts: 1,
+      started_at: null,
+    });
   }
 
   get(id: number): InboxRow | undefined {

@@ -1,5 +1,7 @@
+import path from "node:path";
 import { readRegularFile } from "../tools/fs/regular-file.js";
-import { MEMORY_DIR, resolveMemoryPath } from "./files.js";
+import { cachedListing } from "../workspace/dir-listing.js";
+import { MEMORY_DIR, resolveMemoryPathAsync } from "./files.js";
 
 /** One day's memory note. */
 export interface DailyMemoryFile {
@@ -25,17 +27,26 @@ export function localDateStamp(date: Date): string {
  */
 export async function dailyMemoryFiles(workspaceDir: string, now: Date = new Date()): Promise<DailyMemoryFile[]> {
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 12);
-  const out: DailyMemoryFile[] = [];
-  for (const day of [yesterday, now]) {
-    const date = localDateStamp(day);
-    const rel = `${MEMORY_DIR}/${date}.md`;
-    try {
-      const file = resolveMemoryPath(workspaceDir, rel).path;
-      const content = (await readRegularFile(file, { display: rel, tool: "the prompt builder" })).toString("utf8");
-      if (content.trim() !== "") out.push({ date, path: rel, content });
-    } catch {
-      // No note for that day.
-    }
-  }
-  return out;
+  const listed = await memoryDirEntries(workspaceDir);
+  const notes = await Promise.all(
+    [yesterday, now].map(async (day): Promise<DailyMemoryFile | undefined> => {
+      const date = localDateStamp(day);
+      const rel = `${MEMORY_DIR}/${date}.md`;
+      if (!listed.has(`${date}.md`)) return undefined;
+      try {
+        const file = (await resolveMemoryPathAsync(workspaceDir, rel)).path;
+        const content = (await readRegularFile(file, { display: rel, tool: "the prompt builder" })).toString("utf8");
+        return content.trim() !== "" ? { date, path: rel, content } : undefined;
+      } catch {
+        return undefined; // No note for that day.
+      }
+    }),
+  );
+  return notes.filter((n): n is DailyMemoryFile => n !== undefined);
+}
+
+/** The `memory/` listing of a workspace (runs every turn): no stat of it while the workspace's listing has no such folder. */
+async function memoryDirEntries(workspaceDir: string): Promise<ReadonlySet<string>> {
+  const top = await cachedListing(workspaceDir);
+  return top.has(MEMORY_DIR) ? cachedListing(path.join(workspaceDir, MEMORY_DIR)) : new Set();
 }

@@ -117,6 +117,18 @@ describe("dailyMemoryFiles", () => {
     ]);
     expect(await dailyMemoryFiles(box.ws, new Date(2024, 0, 1))).toEqual([]);
   });
+
+  it("finds a note in a memory/ folder created after a turn that found no folder", async () => {
+    rmSync(ws("memory"), { recursive: true, force: true });
+    const day = new Date(2025, 2, 2, 12);
+    expect(await dailyMemoryFiles(box.ws, day)).toEqual([]);
+    expect(await dailyMemoryFiles(box.ws, day)).toEqual([]);
+    mkdirSync(ws("memory"));
+    writeFileSync(ws("memory/2025-03-02.md"), "new folder, new note\n");
+    expect(await dailyMemoryFiles(box.ws, day)).toEqual([
+      { date: "2025-03-02", path: "memory/2025-03-02.md", content: "new folder, new note\n" },
+    ]);
+  });
 });
 
 describe("chunkMarkdown", () => {

@@ -36,6 +36,15 @@ export interface SessionReader {
   findText(sessionIds: readonly string[], text: string): Map<string, number>;
   /** Events with `seq > afterSeq` (default 0) in order, at most `limit` (default: all). */
   readEvents(sessionId: string, options?: { afterSeq?: number; limit?: number }): StoredEvent[];
+  /**
+   * Events with `seq > afterSeq` in order, read in the same statement (one snapshot) as what the
+   * database holds up to `afterSeq`: `priorCount` events, the last of them `anchor` (the event at
+   * `afterSeq`, undefined when there is none). A cache of a session's first `afterSeq` events is
+   * still true when `anchor` has its last event's id and `priorCount` its length: the transcript
+   * is append-only, so anything else (a database restored or rewritten by another process while
+   * this one had it closed) shows as a missing anchor, another id or another count.
+   */
+  readEventsAfter(sessionId: string, afterSeq: number): { events: StoredEvent[]; priorCount: number; anchor?: StoredEvent };
   /** Number of events in a session, the `session` header included; 0 for an unknown id. */
   countEvents(sessionId: string): number;
   /** Closes the connection; further calls throw. Idempotent. */
@@ -74,6 +83,13 @@ export class SqliteSessionReader implements SessionReader {
       ),
       range: db.prepare<[string, number, number], { seq: number; event_json: string }>(
         "SELECT seq, event_json FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+      ),
+      after: db.prepare<[{ id: string; after: number }], { seq: number; event_json: string; prior: number }>(
+        `SELECT seq, event_json, (SELECT COUNT(*) FROM transcript_events WHERE session_id = @id AND seq <= @after) AS prior
+           FROM transcript_events WHERE session_id = @id AND seq >= @after ORDER BY seq`,
+      ),
+      countUpTo: db.prepare<[string, number], { n: number }>(
+        "SELECT COUNT(*) AS n FROM transcript_events WHERE session_id = ? AND seq <= ?",
       ),
       count: db.prepare<[string], { n: number | null }>("SELECT MAX(seq) AS n FROM transcript_events WHERE session_id = ?"),
     };
@@ -135,6 +151,24 @@ export class SqliteSessionReader implements SessionReader {
   readEvents(sessionId: string, options: { afterSeq?: number; limit?: number } = {}): StoredEvent[] {
     const limit = options.limit === undefined ? -1 : Math.max(0, Math.floor(options.limit));
     return this.q.range.all(sessionId, options.afterSeq ?? 0, limit).map((r) => ({ seq: r.seq, event: parseEvent(r.event_json) }));
+  }
+
+  readEventsAfter(sessionId: string, afterSeq: number): { events: StoredEvent[]; priorCount: number; anchor?: StoredEvent } {
+    const rows = this.q.after.all({ id: sessionId, after: afterSeq });
+    const events: StoredEvent[] = [];
+    let anchor: StoredEvent | undefined;
+    for (const r of rows) {
+      const e = { seq: r.seq, event: parseEvent(r.event_json) };
+      if (r.seq === afterSeq) anchor = e;
+      else events.push(e);
+    }
+    // Without rows the subquery has nowhere to show: count apart (rare: an empty or vanished session).
+    const priorCount = rows.length > 0 ? rows[0]!.prior : afterSeq > 0 ? this.countUpTo(sessionId, afterSeq) : 0;
+    return anchor ? { events, priorCount, anchor } : { events, priorCount };
+  }
+
+  private countUpTo(sessionId: string, seq: number): number {
+    return this.q.countUpTo.get(sessionId, seq)?.n ?? 0;
   }
 
   countEvents(sessionId: string): number {

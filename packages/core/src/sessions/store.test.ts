@@ -244,3 +244,78 @@ describe("single writer and schema versions", () => {
     check.close();
   });
 });
+
+describe("transaction", () => {
+  it("commits a session, its entry and its first events together, or none of them when the function throws", () => {
+    const s = open();
+    expect(() =>
+      s.transaction(() => {
+        const { sessionId } = s.getOrCreateSession(KEY, { now: t0 });
+        s.appendEvents(sessionId, [msg("hello")], { now: t0 });
+        throw new Error("crash before commit");
+      }),
+    ).toThrow("crash before commit");
+    expect(s.getEntry(KEY)).toBeUndefined();
+
+    const sessionId = s.transaction(() => {
+      const session = s.getOrCreateSession(KEY, { now: t0 });
+      s.appendEvents(session.sessionId, [msg("hello")], { now: t0 });
+      return session.sessionId;
+    });
+    s.close();
+    const reader = openAgentStoreReadOnly({ stateDir })!;
+    expect(reader.getEntry(KEY)?.sessionId).toBe(sessionId);
+    expect(reader.readEvents(sessionId).map((e) => e.event.type)).toEqual(["session", "message"]);
+    reader.close();
+  });
+});
+
+describe("group commit", () => {
+  const openGrouped = () => {
+    store = openAgentStore({ stateDir, groupCommit: true });
+    return store;
+  };
+
+  it("shows other connections the writes of one event-loop turn only once committed() resolves", async () => {
+    const s = openGrouped();
+    const a = s.getOrCreateSession(`${KEY}:a`, { now: t0 });
+    const b = s.getOrCreateSession(`${KEY}:b`, { now: t0 });
+    s.appendEvents(a.sessionId, [msg("to a")], { now: t0 });
+    s.appendEvents(b.sessionId, [msg("to b")], { now: t0 });
+    const reader = openAgentStoreReadOnly({ stateDir })!;
+    try {
+      // The writer sees its own writes at once; a reader (another process) not before the commit.
+      expect(s.readEvents(a.sessionId)).toHaveLength(2);
+      expect(reader.getEntry(`${KEY}:a`)).toBeUndefined();
+      await s.committed();
+      expect(reader.readEvents(a.sessionId).map((e) => e.event.type)).toEqual(["session", "message"]);
+      expect(reader.readEvents(b.sessionId).map((e) => e.event.type)).toEqual(["session", "message"]);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it("rolls back a failing write alone and commits the rest of its batch", async () => {
+    const s = openGrouped();
+    const { sessionId } = s.getOrCreateSession(KEY, { now: t0 });
+    s.appendEvents(sessionId, [msg("kept")], { now: t0 });
+    expect(() => s.appendEvents(sessionId, [msg("fine"), { type: "" }], { now: t0 })).toThrow("has no type");
+    s.appendEvents(sessionId, [msg("also kept")], { now: t0 });
+    await s.committed();
+    s.close();
+    const reader = openAgentStoreReadOnly({ stateDir })!;
+    const texts = reader.readEvents(sessionId).map((e) => (e.event as { message?: { content: string } }).message?.content);
+    reader.close();
+    expect(texts).toEqual([undefined, "kept", "also kept"]);
+  });
+
+  it("commits what is pending when the store closes", () => {
+    const s = openGrouped();
+    const { sessionId } = s.getOrCreateSession(KEY, { now: t0 });
+    s.appendEvents(sessionId, [msg("last words")], { now: t0 });
+    s.close();
+    const reader = openAgentStoreReadOnly({ stateDir })!;
+    expect(reader.countEvents(sessionId)).toBe(2);
+    reader.close();
+  });
+});

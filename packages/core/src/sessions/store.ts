@@ -17,6 +17,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { normalizeAgentId } from "../agents/index.js";
 import { DatabaseCorruptError, damageOf, isCorruptionError, sessionDatabase } from "../databases/index.js";
+import { checkpointInBackground } from "../databases/checkpointer.js";
 import { newTimeOrderedId } from "./ids.js";
 import { resolveSessionConfig, type SessionConfig } from "./config.js";
 import { agentStorePath } from "./paths.js";
@@ -86,6 +87,20 @@ export interface SessionStore extends SessionReader {
    * unless the patch sets it). Throws when the key has no entry.
    */
   updateEntry(key: string, patch: Partial<SessionEntry>, options?: { now?: number }): SessionEntry;
+  /**
+   * Runs `fn` in one transaction: the store's writes inside it (each otherwise its own
+   * transaction) commit together, or not at all when `fn` throws (the error is rethrown). Nested
+   * calls join the outer one. `fn` must be synchronous.
+   */
+  transaction<T>(fn: () => T): T;
+  /**
+   * Resolves once every write made so far is committed; rejects when that commit failed (the
+   * writes of that batch are then gone). With `groupCommit` (see {@link OpenAgentStoreOptions})
+   * writes are committed together once per event-loop turn, so whatever must be durable before
+   * it is acknowledged or acted on awaits this first; without it, writes commit as they return
+   * and this resolves at once.
+   */
+  committed(): Promise<void>;
   /** Imports a finished session (used by the legacy importer); see `ImportedSession`. */
   importSession(session: ImportedSession): { imported: boolean; entrySet: boolean };
 }
@@ -112,7 +127,21 @@ export interface OpenAgentStoreOptions {
   busyTimeoutMs?: number;
   /** Injected clock for tests; default `Date.now`. */
   clock?: () => number;
+  /**
+   * Default false. When true, the store's writes (each `transaction`, `appendEvents`, ... a
+   * savepoint of its own, so a failing one still changes nothing) share one SQLite transaction
+   * per event-loop turn, committed in a `setImmediate` after the first write: concurrent turns
+   * pay one commit instead of one each. A write is then durable only once `committed()`
+   * resolves, and other connections see it only then. `appendEvent` and
+   * `appendEvents(..., { durable: true })` commit at once (the pending batch first).
+   * WAL checkpoints of such a store run in a background worker thread (see
+   * `databases/checkpointer.ts`), not in the commits of the main thread.
+   */
+  groupCommit?: boolean;
 }
+
+/** Parsed entries a store keeps in memory (keys seen lately); past it the cache starts again empty. */
+const MAX_CACHED_ENTRIES = 4096;
 
 /** Entry fields that survive a reset; everything else starts fresh. */
 const CARRIED_FIELDS = [
@@ -146,6 +175,8 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     this.clock = options.clock ?? Date.now;
     this.sessionConfig = options.sessionConfig ?? resolveSessionConfig({});
     this.writer = new TranscriptWriter(db);
+    this.groupCommit = options.groupCommit ?? false;
+    if (this.groupCommit) checkpointInBackground(db);
     this.w = {
       insertSession: db.prepare(
         `INSERT INTO sessions (session_id, session_key, created_at, updated_at, started_at, status, chat_type,
@@ -175,18 +206,92 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   }
 
   private readonly runInTransaction = this.db.transaction((fn: () => unknown) => fn());
+  private readonly groupCommit: boolean;
+  /** The open group transaction's outcome, while one is open. */
+  private batch: { done: Promise<void>; resolve(): void; reject(err: unknown): void } | undefined;
 
   private tx<T>(fn: () => T): T {
+    if (this.groupCommit && !this.db.inTransaction) this.beginBatch();
     try {
+      // Inside the open batch this is a savepoint: a failing write rolls back alone.
       return this.runInTransaction.immediate(fn) as T;
     } catch (err) {
-      this.writer.reset();
+      this.forget();
       throw err;
     }
   }
 
+  private beginBatch(): void {
+    this.db.exec("BEGIN IMMEDIATE");
+    let resolve!: () => void;
+    let reject!: (err: unknown) => void;
+    const done = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A failed commit rejects `committed()` for whoever awaits it; unobserved, it is not a crash.
+    done.catch(() => undefined);
+    this.batch = { done, resolve, reject };
+    setImmediate(() => this.commitBatch());
+  }
+
+  /** Commits the open batch (if any) now. */
+  private commitBatch(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
+    try {
+      if (this.db.open && this.db.inTransaction) this.db.exec("COMMIT");
+      batch.resolve();
+    } catch (err) {
+      try {
+        if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
+      } catch {
+        // SQLite rolled back already (e.g. after an I/O error); nothing is left open.
+      }
+      this.forget();
+      batch.reject(err);
+    }
+  }
+
+  committed(): Promise<void> {
+    return this.batch?.done ?? Promise.resolve();
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.tx(fn);
+  }
+
   private writeEntry(key: string, entry: SessionEntry): void {
     this.w.upsertEntry.run(key, entry.sessionId, JSON.stringify(entry), entry.updatedAt);
+    this.remember(key, { ...entry });
+  }
+
+  /**
+   * Entries as last written or read, parsed: a turn reads its entry several times. Sound because
+   * this store is the database's only writer while it is open; emptied when a write rolls back.
+   * The objects are frozen and shared: callers copy before changing (as `updateEntry` does).
+   */
+  private readonly entries = new Map<string, SessionEntry>();
+
+  private remember(key: string, entry: SessionEntry): SessionEntry {
+    if (this.entries.size >= MAX_CACHED_ENTRIES) this.entries.clear();
+    const frozen = Object.freeze(entry);
+    this.entries.set(key, frozen);
+    return frozen;
+  }
+
+  override getEntry(rawKey: string): SessionEntry | undefined {
+    const key = normalizeStoreKey(rawKey);
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const read = super.getEntry(key);
+    return read ? this.remember(key, read) : undefined;
+  }
+
+  private forget(): void {
+    this.writer.reset();
+    this.entries.clear();
   }
 
   private mint(
@@ -291,9 +396,12 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   ): AppendResult[] {
     const now = options.now ?? this.clock();
     if (!options.durable) return this.tx(() => this.writer.insert(sessionId, events, now));
+    this.commitBatch();
     this.db.pragma("synchronous = FULL");
     try {
-      return this.tx(() => this.writer.insert(sessionId, events, now));
+      const results = this.tx(() => this.writer.insert(sessionId, events, now));
+      this.commitBatch();
+      return results;
     } finally {
       this.db.pragma("synchronous = NORMAL");
     }
@@ -350,6 +458,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   }
 
   override close(): void {
+    this.commitBatch();
     if (this.db.open) {
       try {
         this.w.releaseLockRow.run();

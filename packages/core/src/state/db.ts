@@ -24,8 +24,11 @@ export interface OpenStateDbOptions {
 
 /**
  * Opens (creating when missing) the shared state database and brings its schema up to date.
- * - The folder `<stateDir>/state` is created with mode 0700; WAL, `busy_timeout` and foreign keys
- *   are switched on for the connection.
+ * - The folder `<stateDir>/state` is created with mode 0700; WAL, synchronous=NORMAL,
+ *   `busy_timeout` and foreign keys are switched on for the connection. A committed transaction
+ *   survives a crash of the process (SIGKILL included: the WAL is in the OS page cache, written
+ *   before the commit returns); the last commits can be lost on power failure or an OS crash
+ *   (never the file: it is not corrupted). FULL would fsync at every commit, several per turn.
  * - Pending migrations run in order, each in its own IMMEDIATE transaction together with the bump
  *   of `PRAGMA user_version`, so two processes opening at once cannot both apply one.
  * - A database written by the reference OpenClaw (its `schema_meta` row) is refused with a
@@ -46,6 +49,7 @@ export function openStateDb(stateDir: string, options: OpenStateDbOptions = {}):
     assertNotReferenceDatabase(db, file);
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? STATE_DB_BUSY_TIMEOUT_MS))}`);
     db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     migrateStateDb(db, file, migrations);
     return db;

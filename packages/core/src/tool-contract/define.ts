@@ -21,10 +21,20 @@ export class ToolError extends Error {
   }
 }
 
-/** JSON Schema of a zod schema as providers want it: the input side, without `$schema`. */
+/** Converted schemas: tools are rebuilt per session, their zod schemas are module constants. */
+const parametersOf = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/**
+ * JSON Schema of a zod schema as providers want it: the input side, without `$schema`. Converted
+ * once per schema object (the result is shared: treat it as read-only).
+ */
 export function toParameters(schema: z.ZodType): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete json.$schema;
+  let json = parametersOf.get(schema);
+  if (!json) {
+    json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    delete json.$schema;
+    parametersOf.set(schema, json);
+  }
   return json;
 }
 

@@ -1,5 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { constants } from "node:fs";
+import fs from "node:fs/promises";
 import path from "node:path";
+import { cachedListing } from "./dir-listing.js";
 
 /** The files `openclaw setup` writes from templates, in prompt order. */
 export const TEMPLATE_FILE_NAMES = ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md"] as const;
@@ -28,52 +30,98 @@ export interface WorkspaceBootstrapFile {
   rawChars: number;
 }
 
-// Bootstrap files are small and read on every turn: synchronous reads skip a thread-pool round
-// trip per call (open, stat, read, close) and cost microseconds. O_NONBLOCK and the fstat check
-// keep a FIFO or device put in place of a bootstrap file from blocking the main thread: it reads
-// as missing.
+// Bootstrap files are read for every turn, and almost never change: each is stat'ed (in
+// parallel, off the main thread) and read again only when its identity, size, mtime or ctime
+// (nanoseconds) differ from the last read; the directory listing is likewise reused while the
+// directory's mtime stays. O_NONBLOCK and the fstat check keep a FIFO or device put in place of a
+// bootstrap file from blocking: it reads as missing.
+
+interface Stamp {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+const sameStamp = (a: Stamp, b: Stamp): boolean =>
+  a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+
+/** Bounds the caches below (paths of workspaces seen); past it they start again empty. */
+const MAX_CACHED = 512;
+const fileCache = new Map<string, Stamp & { content: string; rawChars: number }>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, value);
+}
+
 async function readCapped(file: string): Promise<{ content: string; rawChars: number }> {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const stat = await fs.stat(file, { bigint: true });
+  const hit = fileCache.get(file);
+  if (hit && sameStamp(hit, stat)) return hit;
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const stats = fstatSync(fd);
+    // The stamp of what is read: a change while reading shows at the next turn's stat.
+    const stats = await handle.stat({ bigint: true });
     if (!stats.isFile()) throw new Error(`${file} is not a regular file`);
-    const { size } = stats;
+    const size = Number(stats.size);
+    let read: { content: string; rawChars: number };
     if (size <= MAX_BOOTSTRAP_READ_BYTES) {
-      const content = readFileSync(fd, { encoding: "utf8" });
-      return { content, rawChars: content.length };
+      const content = await handle.readFile({ encoding: "utf8" });
+      read = { content, rawChars: content.length };
+    } else {
+      const half = MAX_BOOTSTRAP_READ_BYTES / 2;
+      const head = Buffer.alloc(half);
+      const tail = Buffer.alloc(half);
+      await handle.read(head, 0, half, 0);
+      await handle.read(tail, 0, half, size - half);
+      // Slices may cut a multi-byte character; the decoder turns those bytes into U+FFFD at the
+      // far ends only, which truncation never keeps.
+      read = { content: head.toString("utf8") + tail.toString("utf8"), rawChars: size };
     }
-    const half = MAX_BOOTSTRAP_READ_BYTES / 2;
-    const head = Buffer.alloc(half);
-    const tail = Buffer.alloc(half);
-    readSync(fd, head, 0, half, 0);
-    readSync(fd, tail, 0, half, size - half);
-    // Slices may cut a multi-byte character; the decoder turns those bytes into U+FFFD at the far
-    // ends only, which truncation never keeps.
-    return { content: head.toString("utf8") + tail.toString("utf8"), rawChars: size };
+    remember(fileCache, file, { ...pickStamp(stats), ...read });
+    return read;
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 
+function pickStamp(s: Stamp): Stamp {
+  return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
+}
+
+const lowerCased = new WeakMap<ReadonlySet<string>, Set<string>>();
+
+function caseInsensitiveHas(entries: ReadonlySet<string>, name: string): boolean {
+  let lower = lowerCased.get(entries);
+  if (!lower) {
+    lower = new Set([...entries].map((e) => e.toLowerCase()));
+    lowerCased.set(entries, lower);
+  }
+  return lower.has(name.toLowerCase());
+}
+
+/**
+ * Reads the workspace's bootstrap files, in prompt order. A required file that cannot be read is
+ * `missing`; `MEMORY.md` and `BOOTSTRAP.md` are left out when absent. Unchanged files come from
+ * memory (see above), so calling this every turn costs a few stats.
+ */
 export async function loadWorkspaceBootstrapFiles(workspaceDir: string): Promise<WorkspaceBootstrapFile[]> {
   const dir = path.resolve(workspaceDir);
-  let entries: Set<string>;
-  try {
-    entries = new Set(readdirSync(dir));
-  } catch {
-    entries = new Set();
-  }
-  const files: WorkspaceBootstrapFile[] = [];
-  for (const name of BOOTSTRAP_FILE_NAMES) {
-    const file = path.join(dir, name);
-    const optional = name === MEMORY_FILE_NAME || name === BOOTSTRAP_FILE_NAME;
-    if (optional && !entries.has(name)) continue;
-    try {
-      const { content, rawChars } = await readCapped(file);
-      files.push({ name, path: file, missing: false, content, rawChars });
-    } catch {
-      files.push({ name, path: file, missing: true, rawChars: 0 });
-    }
-  }
-  return files;
+  const entries = await cachedListing(dir);
+  const wanted = BOOTSTRAP_FILE_NAMES.filter((name) => entries.has(name) || (name !== MEMORY_FILE_NAME && name !== BOOTSTRAP_FILE_NAME));
+  return Promise.all(
+    wanted.map(async (name): Promise<WorkspaceBootstrapFile> => {
+      const file = path.join(dir, name);
+      // Not in the listing (in any letter case: some file systems ignore it): missing, no stat.
+      if (!entries.has(name) && !caseInsensitiveHas(entries, name)) return { name, path: file, missing: true, rawChars: 0 };
+      try {
+        const { content, rawChars } = await readCapped(file);
+        return { name, path: file, missing: false, content, rawChars };
+      } catch {
+        return { name, path: file, missing: true, rawChars: 0 };
+      }
+    }),
+  );
 }

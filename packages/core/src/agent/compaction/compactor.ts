@@ -11,6 +11,7 @@ import { historyFromEvents } from "../transcript.js";
 import { resolveContextWindow } from "./context-window.js";
 import { countingProviders, type CountedCall } from "./counting-provider.js";
 import { findCut } from "./cut.js";
+import { SessionEventCache } from "./event-cache.js";
 import { compactedHistory, compactionEvent, liveEvents, summaryMessage, type CompactionReason } from "./history.js";
 import { FLUSH_CYCLE_FIELD, flushedThisCycle } from "./memory-flush.js";
 import { compactionLimits, type CompactionLimits } from "./settings.js";
@@ -53,6 +54,8 @@ export class Compactor {
   private readonly compacting = new Map<string, Promise<unknown>>();
   /** Raw tokens of the system prompt and tools at each session's last turn (for manual compactions). */
   private readonly overhead = new Map<string, number>();
+  /** The transcripts of the sessions that ran lately: a turn reads only what was appended since. */
+  private readonly transcripts = new SessionEventCache();
 
   constructor(private readonly config: OpenClawConfig) {}
 
@@ -114,7 +117,7 @@ export class Compactor {
         last = call;
       },
     });
-    const history = () => compactedHistory(ctx.store.readEvents(ctx.sessionId));
+    const history = () => compactedHistory(this.transcripts.read(ctx.store, ctx.sessionId));
     let messages = history();
     if (limits.enabled && ctx.trigger !== "memory-flush" && this.calibration.calibrate(ref, overhead + sum(messages)) > limits.threshold) {
       const outcome = await this.compactLocked(ctx, "threshold").catch((err: unknown) => {

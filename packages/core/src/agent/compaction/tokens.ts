@@ -30,10 +30,23 @@ export interface PromptParts {
   tools: readonly ToolSchema[];
 }
 
+/** JSON length of tool parameter schemas (shared, read-only objects: see `toParameters`). */
+const parametersChars = new WeakMap<object, number>();
+
+function jsonChars(parameters: Record<string, unknown>): number {
+  let n = parametersChars.get(parameters);
+  if (n === undefined) {
+    n = JSON.stringify(parameters).length;
+    parametersChars.set(parameters, n);
+  }
+  return n;
+}
+
 /** Raw token estimate of a whole request: system prompt, tool definitions and messages. */
 export function estimatePromptTokens(prompt: PromptParts): number {
   let total = estimateTextTokens(prompt.system);
-  for (const tool of prompt.tools) total += estimateTextTokens(tool.name + tool.description + JSON.stringify(tool.parameters));
+  for (const tool of prompt.tools)
+    total += Math.ceil((tool.name.length + tool.description.length + jsonChars(tool.parameters)) / CHARS_PER_TOKEN);
   for (const message of prompt.messages) total += estimateMessageTokens(message);
   return total;
 }

@@ -1,0 +1,90 @@
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { agentStorePath, openAgentStore, type SessionStore } from "../../sessions/index.js";
+import { SessionEventCache } from "./event-cache.js";
+
+let stateDir: string;
+let store: SessionStore | undefined;
+const KEY = "agent:main:loopback:direct:ada";
+
+const open = (): SessionStore => {
+  store = openAgentStore({ stateDir });
+  return store;
+};
+const reopen = (): SessionStore => {
+  store?.close();
+  return open();
+};
+const say = (s: SessionStore, sessionId: string, text: string) =>
+  s.appendEvents(sessionId, [{ type: "message", message: { role: "user", content: text } }]);
+const texts = (events: readonly { event: unknown }[]) =>
+  events.map((e) => (e.event as { message?: { content?: string } }).message?.content ?? (e.event as { type: string }).type);
+
+beforeEach(() => {
+  stateDir = mkdtempSync(path.join(tmpdir(), "openclaw-event-cache-"));
+});
+afterEach(() => {
+  store?.close();
+  store = undefined;
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe("SessionEventCache", () => {
+  it("returns what the database holds after another writer replaced it with an older copy and appended other events", () => {
+    const cache = new SessionEventCache();
+    let s = open();
+    const { sessionId } = s.getOrCreateSession(KEY);
+    say(s, sessionId, "one");
+    s.close(); // checkpoints the WAL into the file
+    const file = agentStorePath(stateDir, "main");
+    copyFileSync(file, `${file}.bak`);
+    s = open();
+    say(s, sessionId, "two");
+    say(s, sessionId, "three");
+    expect(texts(cache.read(s, sessionId))).toEqual(["session", "one", "two", "three"]);
+    // The gateway lets go of the database; another process restores the backup and writes on.
+    s.close();
+    copyFileSync(`${file}.bak`, file);
+    s = open();
+    say(s, sessionId, "four");
+    say(s, sessionId, "five");
+    s = reopen();
+    // Same seqs as the cached "two" and "three": only the ids tell them apart.
+    expect(texts(cache.read(s, sessionId))).toEqual(["session", "one", "four", "five"]);
+    expect(texts(cache.read(s, sessionId))).toEqual(texts(s.readEvents(sessionId)));
+  });
+
+  it("returns the whole transcript when the database now holds fewer events than were cached", () => {
+    const cache = new SessionEventCache();
+    let s = open();
+    const { sessionId } = s.getOrCreateSession(KEY);
+    s.close();
+    const file = agentStorePath(stateDir, "main");
+    copyFileSync(file, `${file}.bak`);
+    s = open();
+    say(s, sessionId, "one");
+    say(s, sessionId, "two");
+    expect(cache.read(s, sessionId)).toHaveLength(3);
+    s.close();
+    copyFileSync(`${file}.bak`, file);
+    s = open();
+    expect(texts(cache.read(s, sessionId))).toEqual(["session"]);
+  });
+
+  it("reads the events appended since its last read, by this store or a later writer", () => {
+    const cache = new SessionEventCache();
+    let s = open();
+    const { sessionId } = s.getOrCreateSession(KEY);
+    say(s, sessionId, "one");
+    const first = cache.read(s, sessionId);
+    expect(texts(first)).toEqual(["session", "one"]);
+    s = reopen();
+    say(s, sessionId, "two");
+    const second = cache.read(s, sessionId);
+    expect(texts(second)).toEqual(["session", "one", "two"]);
+    // Nothing re-read: the cached events are the same objects.
+    expect(second[1]).toBe(first[1]);
+  });
+});
