@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import fs from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import path from "node:path";
 import { cachedListing } from "./dir-listing.js";
 
@@ -57,10 +57,10 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
 }
 
 async function readCapped(file: string): Promise<{ content: string; rawChars: number }> {
-  const stat = await fs.stat(file, { bigint: true });
+  const stamp = await stat(file, { bigint: true });
   const hit = fileCache.get(file);
-  if (hit && sameStamp(hit, stat)) return hit;
-  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  if (hit && sameStamp(hit, stamp)) return hit;
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     // The stamp of what is read: a change while reading shows at the next turn's stat.
     const stats = await handle.stat({ bigint: true });

@@ -2,7 +2,7 @@
 // notes), reused while the folder's stamp stays. A missing folder is remembered by its parent's
 // stamp (creating the folder changes the parent's mtime), so neither case costs more than one
 // successful stat per call: a failing stat costs an error object with a stack every time.
-import fs from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 
 interface Stamp {
@@ -22,7 +22,7 @@ const listings = new Map<string, Stamp & { entries: ReadonlySet<string> }>();
 const missing = new Map<string, Stamp>();
 const EMPTY: ReadonlySet<string> = new Set();
 
-const statOf = (file: string) => fs.stat(file, { bigint: true }).catch(() => undefined);
+const statOf = (file: string) => stat(file, { bigint: true }).catch(() => undefined);
 
 /**
  * The names in `dir` (empty when it is missing or not a folder), read again only when the
@@ -43,7 +43,7 @@ export async function cachedListing(dir: string): Promise<ReadonlySet<string>> {
   const hit = listings.get(dir);
   if (hit && same(hit, stat)) return hit.entries;
   try {
-    const entries = new Set(await fs.readdir(dir));
+    const entries = new Set(await readdir(dir));
     if (listings.size >= MAX_CACHED) listings.clear();
     listings.set(dir, { ...stampOf(stat), entries });
     return entries;
