@@ -51,4 +51,22 @@ describe("planSessionReplay", () => {
     expect(plan.resume.map((s) => s.row)).toEqual([a]);
     expect(plan.follow).toEqual([b]);
   });
+
+  it("a turn recorded before its start reached the inbox (killed between the two commits) is resumed by its own message", () => {
+    // Not started: the opening entry was committed, the inbox's note of the run's start was not.
+    const [a, b] = [row(1), row(2)];
+    const events = transcript([
+      { role: "user", text: "m1", keys: [key(a)] },
+      { role: "assistant", text: "answer to m1" },
+      { role: "user", text: "m2", keys: [key(b)] },
+    ]);
+    const plan = planSessionReplay([b], recordedInbound(events));
+    expect(plan.resume).toEqual([{ row: b, text: "m2", inboundKeys: [key(b)] }]);
+    expect(plan.follow).toEqual([]);
+    // The same for a merged turn: its newest message resumes it, the others follow.
+    const merged = transcript([{ role: "user", text: "[2 messages] (1) m1 (2) m2", keys: [key(a), key(b)] }]);
+    const mergedPlan = planSessionReplay([a, b], recordedInbound(merged));
+    expect(mergedPlan.resume.map((s) => s.row)).toEqual([b]);
+    expect(mergedPlan.follow).toEqual([a]);
+  });
 });

@@ -24,15 +24,20 @@ export interface SessionReplayPlan {
 /**
  * Sorts one session's pending rows (arrival order) by what the transcript holds: `recorded` maps
  * inbox keys to the first user entry that carries them (`recordedInbound`). A row is resumed when
- * its text opened a turn that answers it (its run had started); a recorded row whose reply
- * belongs to another message follows; the rest is fresh.
+ * its text opened a turn that answers it: its run had started, or the turn is its own (its key
+ * is the entry's last: a merged turn answers through its newest message). The second case is a
+ * process killed after the opening entry was committed and before the inbox noted the run's
+ * start (two databases, two commits): the turn was recorded but nothing of it was shown. A
+ * recorded row whose reply belongs to another message follows; the rest is fresh.
  */
 export function planSessionReplay(rows: readonly InboxRow[], recorded: ReadonlyMap<string, RecordedInbound>): SessionReplayPlan {
   const plan: SessionReplayPlan = { resume: [], follow: [], fresh: [] };
   for (const row of rows) {
-    const entry = recorded.get(inboxKeyOf(row.message));
+    const key = inboxKeyOf(row.message);
+    const entry = recorded.get(key);
     if (!entry) plan.fresh.push(row);
-    else if (row.startedAt !== undefined && !entry.steered) plan.resume.push({ row, text: entry.text, inboundKeys: entry.keys });
+    else if (!entry.steered && (row.startedAt !== undefined || entry.keys[entry.keys.length - 1] === key))
+      plan.resume.push({ row, text: entry.text, inboundKeys: entry.keys });
     else plan.follow.push(row);
   }
   return plan;

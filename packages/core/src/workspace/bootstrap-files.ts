@@ -1,5 +1,5 @@
-import { constants } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { constants, statSync } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import { cachedListing } from "./dir-listing.js";
 
@@ -30,10 +30,9 @@ export interface WorkspaceBootstrapFile {
   rawChars: number;
 }
 
-// Bootstrap files are read for every turn, and almost never change: each is stat'ed (in
-// parallel, off the main thread) and read again only when its identity, size, mtime or ctime
-// (nanoseconds) differ from the last read; the directory listing is likewise reused while the
-// directory's mtime stays. O_NONBLOCK and the fstat check keep a FIFO or device put in place of a
+// Bootstrap files are read for every turn, and almost never change: each is stat'ed and read
+// again only when its identity, size, mtime or ctime (nanoseconds) differ from the last read; the
+// directory listing is likewise reused while the directory's mtime stays. O_NONBLOCK and the fstat check keep a FIFO or device put in place of a
 // bootstrap file from blocking: it reads as missing.
 
 interface Stamp {
@@ -57,7 +56,8 @@ function remember<V>(cache: Map<string, V>, key: string, value: V): void {
 }
 
 async function readCapped(file: string): Promise<{ content: string; rawChars: number }> {
-  const stamp = await stat(file, { bigint: true });
+  // Synchronous, like the folder's (see dir-listing.ts); a missing file throws, as the open would.
+  const stamp = statSync(file, { bigint: true });
   const hit = fileCache.get(file);
   if (hit && sameStamp(hit, stamp)) return hit;
   const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);

@@ -1,8 +1,11 @@
 // Folder listings read every turn (the workspace for its bootstrap files, `memory/` for the daily
 // notes), reused while the folder's stamp stays. A missing folder is remembered by its parent's
 // stamp (creating the folder changes the parent's mtime), so neither case costs more than one
-// successful stat per call: a failing stat costs an error object with a stack every time.
-import { readdir, stat } from "node:fs/promises";
+// successful stat per call: a failing stat costs an error object with a stack every time. The
+// stats are synchronous: a stat of a cached folder takes microseconds, and a promise stat costs
+// the main thread several times that in request, promise and callback (it ran every turn).
+import { statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 
 interface Stamp {
@@ -22,7 +25,13 @@ const listings = new Map<string, Stamp & { entries: ReadonlySet<string> }>();
 const missing = new Map<string, Stamp>();
 const EMPTY: ReadonlySet<string> = new Set();
 
-const statOf = (file: string) => stat(file, { bigint: true }).catch(() => undefined);
+const statOf = (file: string): Stamp | undefined => {
+  try {
+    return statSync(file, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return undefined; // ENOTDIR, EACCES, ...: as missing
+  }
+};
 
 /**
  * The names in `dir` (empty when it is missing or not a folder), read again only when the
@@ -31,13 +40,13 @@ const statOf = (file: string) => stat(file, { bigint: true }).catch(() => undefi
 export async function cachedListing(dir: string): Promise<ReadonlySet<string>> {
   const gone = missing.get(dir);
   if (gone) {
-    const parent = await statOf(path.dirname(dir));
+    const parent = statOf(path.dirname(dir));
     if (parent && same(gone, parent)) return EMPTY;
     missing.delete(dir);
   }
-  const stat = await statOf(dir);
+  const stat = statOf(dir);
   if (!stat) {
-    await rememberMissing(dir);
+    rememberMissing(dir);
     return EMPTY;
   }
   const hit = listings.get(dir);
@@ -52,11 +61,11 @@ export async function cachedListing(dir: string): Promise<ReadonlySet<string>> {
   }
 }
 
-async function rememberMissing(dir: string): Promise<void> {
+function rememberMissing(dir: string): void {
   // The parent's stamp from after the failed stat, and the folder still missing after it: a
   // folder made in between is then either seen here or changes the stamp kept.
-  const parent = await statOf(path.dirname(dir));
-  if (!parent || (await statOf(dir))) return;
+  const parent = statOf(path.dirname(dir));
+  if (!parent || statOf(dir)) return;
   if (missing.size >= MAX_CACHED) missing.clear();
   missing.set(dir, stampOf(parent));
 }
