@@ -74,7 +74,8 @@ export interface TurnRequest {
    * Inbox keys of the channel messages `message` stands for. They are recorded with the user
    * entry; when an entry with the same keys is already in the session (the turn is run again
    * after a crash), nothing is recorded again: a turn that had answered replays its answer
-   * without calling the model, one cut short continues from the history.
+   * without calling the model, one cut short continues from the history. The last key is the
+   * message whose reply this turn is (the queue puts it there), the others joined it.
    */
   inboundKeys?: readonly string[];
   /** Default "full"; sub-agent sessions use "minimal". */

@@ -25,7 +25,8 @@ export interface SessionReplayPlan {
  * Sorts one session's pending rows (arrival order) by what the transcript holds: `recorded` maps
  * inbox keys to the first user entry that carries them (`recordedInbound`). A row is resumed when
  * its text opened a turn that answers it: its run had started, or the turn is its own (its key
- * is the entry's last: a merged turn answers through its newest message). The second case is a
+ * is the entry's last: the queue puts the key of the message that shows the reply there, after
+ * those of messages merged into the turn or joining it before it began). The second case is a
  * process killed after the opening entry was committed and before the inbox noted the run's
  * start (two databases, two commits): the turn was recorded but nothing of it was shown. A
  * recorded row whose reply belongs to another message follows; the rest is fresh.

@@ -117,9 +117,14 @@ export function drainSteering(active: ActiveRun): SteeringText[] {
   return items.map((i) => (i.message.inboundKeys?.length ? { text: i.message.text, inboundKeys: i.message.inboundKeys } : i.message.text));
 }
 
-/** The inbox keys of the messages a turn's opening text stands for, in order. */
-export function inboundKeysOf(messages: readonly QueueMessage[]): string[] {
-  return messages.flatMap((m) => m.inboundKeys ?? []);
+/**
+ * The inbox keys of the messages a turn's opening text stands for: in arrival order, except that
+ * the keys of `owner` (the message whose handler gets the turn's events, and so shows its reply)
+ * come last. A replay after a crash tells the turn's own message by that (see `planSessionReplay`).
+ */
+export function inboundKeysOf(messages: readonly QueueMessage[], owner: QueueMessage | undefined): string[] {
+  const others = messages.filter((m) => m !== owner).flatMap((m) => m.inboundKeys ?? []);
+  return owner?.inboundKeys ? [...others, ...owner.inboundKeys] : others;
 }
 
 /**
@@ -137,8 +142,9 @@ export function leftoverEntry(active: ActiveRun, cancelReason: CancelReason | un
   }
   if (leftovers.length === 0) return undefined;
   const newest = leftovers[leftovers.length - 1]!.message;
-  const onEvent = [...leftovers].reverse().find((i) => i.message.onEvent)?.message.onEvent;
-  const inboundKeys = inboundKeysOf(leftovers.map((i) => i.message));
+  const owner = [...leftovers].reverse().find((i) => i.message.onEvent)?.message;
+  const onEvent = owner?.onEvent;
+  const inboundKeys = inboundKeysOf(leftovers.map((i) => i.message), owner);
   return {
     id,
     seq: leftovers[0]!.seq,

@@ -287,6 +287,21 @@ describe("inbox keys", () => {
     await q.idle();
   });
 
+  it("the keys of the message that gets the turn's events come last, after early steering's", async () => {
+    const { q, calls } = make(undefined);
+    const seen: string[] = [];
+    void q.submit({ sessionKey: S, text: "go", inboundKeys: ["k1"], onEvent: (e) => seen.push(`go:${e.type}`) });
+    void q.submit({ sessionKey: S, text: "x", inboundKeys: ["k2"], onEvent: (e) => seen.push(`x:${e.type}`) });
+    await settle();
+    expect(calls[0]!.request.message).toBe("go\n\nx");
+    // "go" owns the turn (x joined it before it began): a replay resumes the turn through it.
+    expect(calls[0]!.request.inboundKeys).toEqual(["k2", "k1"]);
+    calls[0]!.request.onEvent!({ type: "steer", text: "probe" });
+    expect(seen).toEqual(["go:steer"]);
+    calls[0]!.finish();
+    await q.idle();
+  });
+
   it("drained steering comes with its keys; a message without keys stays plain text", async () => {
     const { q, calls } = make(undefined);
     void q.submit({ sessionKey: S, text: "go", inboundKeys: ["k1"] });

@@ -324,7 +324,8 @@ export class MessageQueue {
 
   private async execute(lane: Lane, active: ActiveRun, batch: Entry[], text: string): Promise<void> {
     const newest = batch[batch.length - 1]!.message;
-    const onEvent = [...batch].reverse().find((e) => e.message.onEvent)?.message.onEvent;
+    const owner = [...batch].reverse().find((e) => e.message.onEvent)?.message;
+    const onEvent = owner?.onEvent;
     const queuedAt = this.now();
     let outcome: Settled;
     let release: (() => void) | undefined;
@@ -345,7 +346,8 @@ export class MessageQueue {
       const early = active.steering.splice(0);
       active.injected.push(...early);
       const message = [text, ...early.map((s) => s.message.text)].join("\n\n");
-      const inboundKeys = inboundKeysOf([...batch.map((e) => e.message), ...early.map((s) => s.message)]);
+      // The owner's keys last, after those of early steering too: see inboundKeysOf.
+      const inboundKeys = inboundKeysOf([...batch.map((e) => e.message), ...early.map((s) => s.message)], owner);
       const request: TurnRequest = {
         sessionKey: newest.sessionKey,
         message,
