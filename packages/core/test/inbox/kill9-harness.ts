@@ -216,11 +216,30 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
         .chat(chatId)
         .filter((m) => m.from?.id === fakeTg.botUser.id)
         .map((m) => ({ id: String(m.message_id), text: m.text ?? "" }));
-    const allAnswered = () =>
-      users.every((u) => {
+    const unanswered = () =>
+      users.flatMap((u) => {
         const answered = new Set(botMessages(u.id).flatMap((m) => tokensOfAnswer(m.text) ?? []));
-        return sent.get(u.id)!.every((t) => answered.has(t));
+        return sent.get(u.id)!.filter((t) => !answered.has(t));
       });
+    const allAnswered = () => unanswered().length === 0;
+    /** Waits until every message is answered; on timeout, names the unanswered ones with their inbox rows. */
+    const waitAllAnswered = async () => {
+      try {
+        await fakeTg.waitFor(allAnswered, timeoutMs);
+      } catch (err) {
+        const db = new Database(path.join(stateDir, "state", "openclaw.sqlite"), { readonly: true, timeout: 5000 });
+        try {
+          const rows = unanswered().map((token) => ({
+            token,
+            inbox: db.prepare("SELECT id, state, reason, attempts, started_at FROM inbox WHERE message_json LIKE ?").all(`%${token} %`),
+          }));
+          (err as Error).message += `\nunanswered: ${JSON.stringify(rows)}`;
+        } finally {
+          db.close();
+        }
+        throw err;
+      }
+    };
     const sends = () => fakeTg.calls.filter((c) => c.method === "sendMessage" || c.method === "editMessageText");
     const events = () => modelCalls + sends().length + sends().filter((c) => c.outcome !== "pending").length;
 
@@ -294,12 +313,12 @@ export async function runKillScenario(seed: number, options: { timeoutMs?: numbe
         // A message handled MAX_INBOX_ATTEMPTS times is given up at the next start (documented,
         // and tested on its own): the long run does not kill again while one is that far along.
         if (next < 0.34 && mostAttempts() < MAX_INBOX_ATTEMPTS) await killAndRestart(16);
-        else if (next < 0.67) await tg.waitFor(allAnswered, timeoutMs);
+        else if (next < 0.67) await waitAllAnswered();
       }
       if (kills === 0) await killAndRestart(16);
     }
     trace("waiting for all answers");
-    await tg.waitFor(allAnswered, timeoutMs);
+    await waitAllAnswered();
     trace("all answered");
     // Let the replay finish what it started (settling the messages it handled) before stopping.
     if (/handling \d+ message\(s\) again/.test(life.stderr())) {
