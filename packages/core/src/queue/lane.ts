@@ -144,7 +144,10 @@ export function leftoverEntry(active: ActiveRun, cancelReason: CancelReason | un
   const newest = leftovers[leftovers.length - 1]!.message;
   const owner = [...leftovers].reverse().find((i) => i.message.onEvent)?.message;
   const onEvent = owner?.onEvent;
-  const inboundKeys = inboundKeysOf(leftovers.map((i) => i.message), owner);
+  const inboundKeys = inboundKeysOf(
+    leftovers.map((i) => i.message),
+    owner,
+  );
   return {
     id,
     seq: leftovers[0]!.seq,
