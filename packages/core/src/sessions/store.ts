@@ -18,6 +18,7 @@ import Database from "better-sqlite3";
 import { normalizeAgentId } from "../agents/index.js";
 import { DatabaseCorruptError, damageOf, isCorruptionError, sessionDatabase } from "../databases/index.js";
 import { checkpointInBackground } from "../databases/checkpointer.js";
+import { GroupCommit } from "./group-commit.js";
 import { newTimeOrderedId } from "./ids.js";
 import { resolveSessionConfig, type SessionConfig } from "./config.js";
 import { agentStorePath } from "./paths.js";
@@ -175,8 +176,10 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     this.clock = options.clock ?? Date.now;
     this.sessionConfig = options.sessionConfig ?? resolveSessionConfig({});
     this.writer = new TranscriptWriter(db);
-    this.groupCommit = options.groupCommit ?? false;
-    if (this.groupCommit) checkpointInBackground(db);
+    if (options.groupCommit) {
+      this.group = new GroupCommit(db, () => this.forget());
+      checkpointInBackground(db);
+    }
     this.w = {
       insertSession: db.prepare(
         `INSERT INTO sessions (session_id, session_key, created_at, updated_at, started_at, status, chat_type,
@@ -206,12 +209,11 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   }
 
   private readonly runInTransaction = this.db.transaction((fn: () => unknown) => fn());
-  private readonly groupCommit: boolean;
-  /** The open group transaction's outcome, while one is open. */
-  private batch: { done: Promise<void>; resolve(): void; reject(err: unknown): void } | undefined;
+  /** With `groupCommit`: the transaction the writes of the current event-loop pass share. */
+  private readonly group: GroupCommit | undefined;
 
   private tx<T>(fn: () => T): T {
-    if (this.groupCommit && !this.db.inTransaction) this.beginBatch();
+    this.group?.join();
     try {
       // Inside the open batch this is a savepoint: a failing write rolls back alone.
       return this.runInTransaction.immediate(fn) as T;
@@ -221,41 +223,8 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     }
   }
 
-  private beginBatch(): void {
-    this.db.exec("BEGIN IMMEDIATE");
-    let resolve!: () => void;
-    let reject!: (err: unknown) => void;
-    const done = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    // A failed commit rejects `committed()` for whoever awaits it; unobserved, it is not a crash.
-    done.catch(() => undefined);
-    this.batch = { done, resolve, reject };
-    setImmediate(() => this.commitBatch());
-  }
-
-  /** Commits the open batch (if any) now. */
-  private commitBatch(): void {
-    const batch = this.batch;
-    if (!batch) return;
-    this.batch = undefined;
-    try {
-      if (this.db.open && this.db.inTransaction) this.db.exec("COMMIT");
-      batch.resolve();
-    } catch (err) {
-      try {
-        if (this.db.open && this.db.inTransaction) this.db.exec("ROLLBACK");
-      } catch {
-        // SQLite rolled back already (e.g. after an I/O error); nothing is left open.
-      }
-      this.forget();
-      batch.reject(err);
-    }
-  }
-
   committed(): Promise<void> {
-    return this.batch?.done ?? Promise.resolve();
+    return this.group?.committed() ?? Promise.resolve();
   }
 
   transaction<T>(fn: () => T): T {
@@ -396,11 +365,11 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   ): AppendResult[] {
     const now = options.now ?? this.clock();
     if (!options.durable) return this.tx(() => this.writer.insert(sessionId, events, now));
-    this.commitBatch();
+    this.group?.commit();
     this.db.pragma("synchronous = FULL");
     try {
       const results = this.tx(() => this.writer.insert(sessionId, events, now));
-      this.commitBatch();
+      this.group?.commit();
       return results;
     } finally {
       this.db.pragma("synchronous = NORMAL");
@@ -458,7 +427,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   }
 
   override close(): void {
-    this.commitBatch();
+    this.group?.commit();
     if (this.db.open) {
       try {
         this.w.releaseLockRow.run();
