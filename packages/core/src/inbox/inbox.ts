@@ -20,6 +20,8 @@ export interface InboxLedger {
   read(key: string): { chunks: readonly string[]; delivered: readonly (readonly string[] | null)[] } | undefined;
   /** Marks a delivery complete (an interrupted one the replay re-delivers itself). */
   complete(key: string): void;
+  /** Records part `index` of delivery `key` as delivered, with the messages that show it. */
+  recordPart(key: string, index: number, messageIds: readonly string[]): void;
 }
 
 /** A ledger entry a crash or shutdown left unfinished. */
@@ -270,6 +272,7 @@ export class Inbox {
     const cutShort = this.claimed.find((e) => mine(e) && isFinalKey(e.key));
     this.claimed = this.claimed.filter((e) => !mine(e));
     if (cutShort) {
+      this.adoptShownParts(row, cutShort, deps.ledger);
       try {
         await deps.track(deps.finishFinal(account, cutShort));
         this.store.settle(row.id, "answered", "final finished from the delivery ledger");
@@ -290,6 +293,26 @@ export class Inbox {
       }
     }
     return false;
+  }
+
+  /**
+   * Records as delivered the parts of a cut-short final that the chat already shows: a kill
+   * between the platform's answer to a send (in the reply journal at once) and the ledger's note
+   * of it leaves the part undelivered in the ledger, and finishing the final would send it again.
+   * A part matches a journalled message of this inbox row with exactly its text.
+   */
+  private adoptShownParts(row: InboxRow, entry: InterruptedDelivery, ledger: InboxLedger): void {
+    const recorded = ledger.read(entry.key);
+    if (!recorded) return;
+    const used = new Set(recorded.delivered.flatMap((ids) => ids ?? []));
+    const shown = this.store.replyMessages(row.id).filter((m) => !used.has(m.messageId));
+    recorded.delivered.forEach((ids, index) => {
+      if (ids !== null) return;
+      const match = shown.findIndex((m) => m.text === recorded.chunks[index]);
+      if (match < 0) return;
+      ledger.recordPart(entry.key, index, [shown[match]!.messageId]);
+      shown.splice(match, 1);
+    });
   }
 
   private turn(row: InboxRow, attempt: number, resume?: { text: string; inboundKeys: readonly string[] }): InboxTurn {

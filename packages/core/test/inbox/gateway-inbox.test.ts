@@ -1,7 +1,7 @@
 // The inbox through an in-process gateway on the loopback channel: a message is recorded before
 // the platform's delivery is acknowledged, a redelivery is not handled twice, and a message the
 // shutdown deadline cut off is answered at the next start, once.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -127,6 +127,33 @@ describe("the inbox in the gateway", () => {
     await boot();
     await gateway!.stop();
     expect(model.requests).toHaveLength(2);
+  });
+
+  it("a final the chat shows but the ledger missed (killed between the two notes) is not sent again at the next start", async () => {
+    const config = JSON.parse(readFileSync(path.join(stateDir, "openclaw.json"), "utf8"));
+    config.channels.loopback.streaming = { mode: "off" }; // finals go whole, through the delivery ledger
+    writeFileSync(path.join(stateDir, "openclaw.json"), JSON.stringify(config));
+    await boot();
+    model.enqueue([{ text: "Hello Ann." }]);
+    await platform.userSays({ sender: "ann", text: "hi" });
+    await platform.waitFor(() => platform.chatView("ann").texts.includes("Hello Ann."), { what: "the answer" });
+    await gateway!.stop();
+    gateway = undefined;
+    // The state a kill leaves right after the platform answered the send: the reply journal has
+    // the message, the ledger's note of the part and the rest of the handling never happened.
+    const db = new Database(path.join(stateDir, "state", "openclaw.sqlite"));
+    expect(db.prepare("SELECT COUNT(*) AS n FROM inbox_reply_messages").get()).toEqual({ n: 1 });
+    db.exec("DELETE FROM delivery_ledger_parts; UPDATE delivery_ledger SET completed_at = NULL;");
+    db.exec("UPDATE inbox SET state = 'pending', reason = NULL, settled_at = NULL");
+    db.close();
+
+    await boot();
+    await platform.waitFor(() => inboxRows()[0]?.state === "answered", { what: "the message settled" });
+    await gateway!.stop();
+    gateway = undefined;
+    expect(platform.chatView("ann").texts).toEqual(["Hello Ann."]);
+    expect(model.requests).toHaveLength(1);
+    expect(inboxRows()).toEqual([{ message_id: "1", state: "answered", reason: "final finished from the delivery ledger" }]);
   });
 
   it("a message cut off on every handling is given up after the last attempt, and its sender is told once", async () => {
