@@ -1,7 +1,7 @@
 import path from "node:path";
 import { readRegularFile } from "../tools/fs/regular-file.js";
 import { cachedListing } from "../workspace/dir-listing.js";
-import { MEMORY_DIR, resolveMemoryPathAsync } from "./files.js";
+import { MEMORY_DIR, resolveMemoryPath } from "./files.js";
 
 /** One day's memory note. */
 export interface DailyMemoryFile {
@@ -34,7 +34,8 @@ export async function dailyMemoryFiles(workspaceDir: string, now: Date = new Dat
       const rel = `${MEMORY_DIR}/${date}.md`;
       if (!listed.has(`${date}.md`)) return undefined;
       try {
-        const file = (await resolveMemoryPathAsync(workspaceDir, rel)).path;
+        // Synchronous realpaths, like the listings' stats (see workspace/dir-listing.ts).
+        const file = resolveMemoryPath(workspaceDir, rel).path;
         const content = (await readRegularFile(file, { display: rel, tool: "the prompt builder" })).toString("utf8");
         return content.trim() !== "" ? { date, path: rel, content } : undefined;
       } catch {

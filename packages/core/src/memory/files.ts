@@ -47,46 +47,23 @@ export function isMemoryPath(relative: string): boolean {
  * file whose real path (symlinks followed) leaves the workspace.
  */
 export function resolveMemoryPath(workspaceDir: string, userPath: string): { relative: string; path: string } {
-  const relative = memoryRelativePath(userPath);
-  const root = realpathSync(workspaceDir);
-  const abs = path.join(root, ...relative.split("/"));
-  let real: string;
-  try {
-    real = realpathSync(abs);
-  } catch {
-    throw missingMemoryFile(relative);
-  }
-  return { relative, path: insideOrThrow(root, relative, real) };
-}
-
-/** {@link resolveMemoryPath} off the main thread (for the prompt builder, which runs every turn). */
-export async function resolveMemoryPathAsync(workspaceDir: string, userPath: string): Promise<{ relative: string; path: string }> {
-  const relative = memoryRelativePath(userPath);
-  const root = await fs.realpath(workspaceDir);
-  const abs = path.join(root, ...relative.split("/"));
-  const real = await fs.realpath(abs).catch(() => {
-    throw missingMemoryFile(relative);
-  });
-  return { relative, path: insideOrThrow(root, relative, real) };
-}
-
-function memoryRelativePath(userPath: string): string {
   const relative = path.posix.normalize(userPath.trim().replace(/\\/g, "/")).replace(/^\.\//, "");
   if (!isMemoryPath(relative)) {
     throw new MemoryPathError(
       `"${userPath}" is not a memory file; memory_get reads only MEMORY.md and memory/*.md (e.g. "memory/2025-01-31.md"). Use read for other files.`,
     );
   }
-  return relative;
-}
-
-const missingMemoryFile = (relative: string) =>
-  new MemoryPathError(`Memory file "${relative}" does not exist. memory_search lists the memory files that match a query.`);
-
-function insideOrThrow(root: string, relative: string, real: string): string {
+  const root = realpathSync(workspaceDir);
+  const abs = path.join(root, ...relative.split("/"));
+  let real: string;
+  try {
+    real = realpathSync(abs);
+  } catch {
+    throw new MemoryPathError(`Memory file "${relative}" does not exist. memory_search lists the memory files that match a query.`);
+  }
   if (!inside(root, real))
     throw new MemoryPathError(`Memory file "${relative}" is a symlink to "${real}", outside the workspace; refusing to read it.`);
-  return real;
+  return { relative, path: real };
 }
 
 async function statEntry(root: string, relative: string): Promise<MemoryFileEntry | undefined> {
