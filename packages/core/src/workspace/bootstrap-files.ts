@@ -2,6 +2,7 @@ import { constants, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { cachedListing } from "./dir-listing.js";
+import { type FileStamp, rememberBounded, sameStamp, stampOf } from "./file-stamp.js";
 
 /** The files `openclaw setup` writes from templates, in prompt order. */
 export const TEMPLATE_FILE_NAMES = ["AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md"] as const;
@@ -32,28 +33,11 @@ export interface WorkspaceBootstrapFile {
 
 // Bootstrap files are read for every turn, and almost never change: each is stat'ed and read
 // again only when its identity, size, mtime or ctime (nanoseconds) differ from the last read; the
-// directory listing is likewise reused while the directory's mtime stays. O_NONBLOCK and the fstat check keep a FIFO or device put in place of a
-// bootstrap file from blocking: it reads as missing.
+// directory listing is likewise reused while the directory's stamp stays. O_NONBLOCK and the
+// fstat check keep a FIFO or device put in place of a bootstrap file from blocking: it reads as
+// missing.
 
-interface Stamp {
-  dev: bigint;
-  ino: bigint;
-  size: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
-}
-
-const sameStamp = (a: Stamp, b: Stamp): boolean =>
-  a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-
-/** Bounds the caches below (paths of workspaces seen); past it they start again empty. */
-const MAX_CACHED = 512;
-const fileCache = new Map<string, Stamp & { content: string; rawChars: number }>();
-
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= MAX_CACHED) cache.clear();
-  cache.set(key, value);
-}
+const fileCache = new Map<string, FileStamp & { content: string; rawChars: number }>();
 
 async function readCapped(file: string): Promise<{ content: string; rawChars: number }> {
   // Synchronous, like the folder's (see dir-listing.ts); a missing file throws, as the open would.
@@ -80,15 +64,11 @@ async function readCapped(file: string): Promise<{ content: string; rawChars: nu
       // far ends only, which truncation never keeps.
       read = { content: head.toString("utf8") + tail.toString("utf8"), rawChars: size };
     }
-    remember(fileCache, file, { ...pickStamp(stats), ...read });
+    rememberBounded(fileCache, file, { ...stampOf(stats), ...read });
     return read;
   } finally {
     await handle.close();
   }
-}
-
-function pickStamp(s: Stamp): Stamp {
-  return { dev: s.dev, ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
 }
 
 const lowerCased = new WeakMap<ReadonlySet<string>, Set<string>>();

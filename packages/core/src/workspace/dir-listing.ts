@@ -7,25 +7,14 @@
 import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { type FileStamp, rememberBounded, sameStamp, stampOf } from "./file-stamp.js";
 
-interface Stamp {
-  dev: bigint;
-  ino: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
-}
-
-const stampOf = (s: Stamp): Stamp => ({ dev: s.dev, ino: s.ino, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs });
-const same = (a: Stamp, b: Stamp): boolean => a.ino === b.ino && a.dev === b.dev && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-
-/** Bounds both caches (folders seen); past it they start again empty. */
-const MAX_CACHED = 512;
-const listings = new Map<string, Stamp & { entries: ReadonlySet<string> }>();
+const listings = new Map<string, FileStamp & { entries: ReadonlySet<string> }>();
 /** Missing folders, with their parent's stamp when that was seen. */
-const missing = new Map<string, Stamp>();
+const missing = new Map<string, FileStamp>();
 const EMPTY: ReadonlySet<string> = new Set();
 
-const statOf = (file: string): Stamp | undefined => {
+const statOf = (file: string): FileStamp | undefined => {
   try {
     return statSync(file, { bigint: true, throwIfNoEntry: false });
   } catch {
@@ -41,7 +30,7 @@ export async function cachedListing(dir: string): Promise<ReadonlySet<string>> {
   const gone = missing.get(dir);
   if (gone) {
     const parent = statOf(path.dirname(dir));
-    if (parent && same(gone, parent)) return EMPTY;
+    if (parent && sameStamp(gone, parent)) return EMPTY;
     missing.delete(dir);
   }
   const stat = statOf(dir);
@@ -50,11 +39,10 @@ export async function cachedListing(dir: string): Promise<ReadonlySet<string>> {
     return EMPTY;
   }
   const hit = listings.get(dir);
-  if (hit && same(hit, stat)) return hit.entries;
+  if (hit && sameStamp(hit, stat)) return hit.entries;
   try {
     const entries = new Set(await readdir(dir));
-    if (listings.size >= MAX_CACHED) listings.clear();
-    listings.set(dir, { ...stampOf(stat), entries });
+    rememberBounded(listings, dir, { ...stampOf(stat), entries });
     return entries;
   } catch {
     return EMPTY;
@@ -66,6 +54,5 @@ function rememberMissing(dir: string): void {
   // folder made in between is then either seen here or changes the stamp kept.
   const parent = statOf(path.dirname(dir));
   if (!parent || statOf(dir)) return;
-  if (missing.size >= MAX_CACHED) missing.clear();
-  missing.set(dir, stampOf(parent));
+  rememberBounded(missing, dir, stampOf(parent));
 }
