@@ -1,7 +1,7 @@
 // Where a compaction cuts the history: before a user message (or, inside one long turn, before
 // an assistant message), never between a tool call and its result.
 import type { StoredEvent } from "../../sessions/index.js";
-import { CHARS_PER_TOKEN } from "./tokens.js";
+import { tokensOfChars } from "./tokens.js";
 
 interface MessageLike {
   role?: unknown;
@@ -29,7 +29,7 @@ export function eventTokens(event: StoredEvent["event"]): number {
     }
   }
   if (typeof message.toolName === "string") chars += message.toolName.length;
-  return Math.ceil(chars / CHARS_PER_TOKEN) + 4;
+  return tokensOfChars(chars) + 4;
 }
 
 /**

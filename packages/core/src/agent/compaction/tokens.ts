@@ -7,9 +7,14 @@ export const CHARS_PER_TOKEN = 4;
 /** Tokens a message costs beyond its text (role, separators). */
 const MESSAGE_OVERHEAD = 4;
 
+/** Tokens of `chars` characters by the raw estimate (characters / 4, rounded up). */
+export function tokensOfChars(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
 /** Tokens of a text by the raw estimate (characters / 4, rounded up). */
 export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
+  return tokensOfChars(text.length);
 }
 
 /** Tokens of one message: its text, its tool calls' names and arguments, plus a small overhead. */
@@ -20,7 +25,7 @@ export function estimateMessageTokens(message: ChatMessage): number {
   } else if (message.role === "tool") {
     chars += message.name.length;
   }
-  return Math.ceil(chars / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD;
+  return tokensOfChars(chars) + MESSAGE_OVERHEAD;
 }
 
 /** What one model call sends. */
@@ -45,8 +50,7 @@ function jsonChars(parameters: Record<string, unknown>): number {
 /** Raw token estimate of a whole request: system prompt, tool definitions and messages. */
 export function estimatePromptTokens(prompt: PromptParts): number {
   let total = estimateTextTokens(prompt.system);
-  for (const tool of prompt.tools)
-    total += Math.ceil((tool.name.length + tool.description.length + jsonChars(tool.parameters)) / CHARS_PER_TOKEN);
+  for (const tool of prompt.tools) total += tokensOfChars(tool.name.length + tool.description.length + jsonChars(tool.parameters));
   for (const message of prompt.messages) total += estimateMessageTokens(message);
   return total;
 }
