@@ -212,7 +212,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   /** With `groupCommit`: the transaction the writes of the current event-loop pass share. */
   private readonly group: GroupCommit | undefined;
 
-  private tx<T>(fn: () => T): T {
+  transaction<T>(fn: () => T): T {
     this.group?.join();
     try {
       // Inside the open batch this is a savepoint: a failing write rolls back alone.
@@ -225,10 +225,6 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
 
   committed(): Promise<void> {
     return this.group?.committed() ?? Promise.resolve();
-  }
-
-  transaction<T>(fn: () => T): T {
-    return this.tx(fn);
   }
 
   private writeEntry(key: string, entry: SessionEntry): void {
@@ -304,7 +300,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   getOrCreateSession(rawKey: string, options: GetOrCreateOptions = {}): SessionResolution {
     const key = normalizeStoreKey(rawKey);
     const now = options.now ?? this.clock();
-    return this.tx(() => {
+    return this.transaction(() => {
       const current = this.getEntry(key);
       let entry: SessionEntry;
       const result: Omit<SessionResolution, "entry" | "sessionId"> = { key, isNew: false };
@@ -349,7 +345,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   resetSession(rawKey: string, reason: string, options: { now?: number; origin?: SessionOrigin } = {}): SessionResolution {
     const key = normalizeStoreKey(rawKey);
     const now = options.now ?? this.clock();
-    return this.tx(() => {
+    return this.transaction(() => {
       const current = this.getEntry(key);
       const entry = this.mint(key, now, reason, options.origin, current);
       const res: SessionResolution = { key, sessionId: entry.sessionId, entry, isNew: true, resetReason: reason };
@@ -364,11 +360,11 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     options: { now?: number; durable?: boolean } = {},
   ): AppendResult[] {
     const now = options.now ?? this.clock();
-    if (!options.durable) return this.tx(() => this.writer.insert(sessionId, events, now));
+    if (!options.durable) return this.transaction(() => this.writer.insert(sessionId, events, now));
     this.group?.commit();
     this.db.pragma("synchronous = FULL");
     try {
-      const results = this.tx(() => this.writer.insert(sessionId, events, now));
+      const results = this.transaction(() => this.writer.insert(sessionId, events, now));
       this.group?.commit();
       return results;
     } finally {
@@ -383,7 +379,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
   updateEntry(rawKey: string, patch: Partial<SessionEntry>, options: { now?: number } = {}): SessionEntry {
     const key = normalizeStoreKey(rawKey);
     const now = options.now ?? this.clock();
-    return this.tx(() => {
+    return this.transaction(() => {
       const current = this.getEntry(key);
       if (!current) throw new Error(`no session entry for key "${key}"`);
       const entry: SessionEntry = { ...current, ...patch, sessionId: current.sessionId };
@@ -398,7 +394,7 @@ class SqliteSessionStore extends SqliteSessionReader implements SessionStore {
     const key = normalizeStoreKey(session.key);
     const now = session.now ?? this.clock();
     const { entry } = session;
-    return this.tx(() => {
+    return this.transaction(() => {
       const existing = this.getEntry(key);
       const setEntry = (): boolean => {
         if (existing) return false;
