@@ -15,6 +15,10 @@
 // --lazy <package>: bundled, but the library's `require("<package>")` returns a stand-in that runs
 // the package's code on first use (scripts/lib/lazy-require-plugin.mjs): for packages a library
 // requires at the top and uses only in some calls, so loading the channel does not evaluate them.
+// --code-cache <module>: a module the extension imports (a large platform library, or a file of
+// the extension that only re-exports one) is bundled alone as CommonJS into dist/bundle/<name>.cjs
+// and loaded through a V8 code cache, which skips most of its compile time at later starts
+// (scripts/lib/code-cache-plugin.mjs).
 // Minified (whitespace and syntax; names kept) with linked source maps without sources: loaded
 // source text stays in V8's heap, so less of it is less memory; `--enable-source-maps` maps stack
 // traces back to the libraries' own files. The licences of the bundled packages go to
@@ -28,6 +32,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { codeCachePlugin } from "./lib/code-cache-plugin.mjs";
 import { lazyRequirePlugin } from "./lib/lazy-require-plugin.mjs";
 
 const { values } = parseArgs({
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     external: { type: "string", multiple: true, default: [] },
     optional: { type: "string", multiple: true, default: [] },
     lazy: { type: "string", multiple: true, default: [] },
+    "code-cache": { type: "string", multiple: true, default: [] },
   },
 });
 const root = process.cwd();
@@ -44,7 +50,32 @@ const HOST_SHARED = ["@openclaw/plugin-sdk", "zod"];
 const externalNames = [...HOST_SHARED, ...values.external];
 const external = [...externalNames, ...values.optional].flatMap((name) => [name, `${name}/*`]);
 
+const lazyPlugins = values.lazy.length > 0 ? [lazyRequirePlugin(values.lazy)] : [];
+// What the code-cached CommonJS files share with the main build.
+const LIBRARY_OPTIONS = {
+  external,
+  plugins: lazyPlugins,
+  keepNames: true,
+  legalComments: "none",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  sourcemap: "linked",
+  sourcesContent: false,
+  target: "node20.19",
+  logLevel: "warning",
+};
+
 rmSync(outdir, { recursive: true, force: true });
+const codeCache =
+  values["code-cache"].length > 0
+    ? await codeCachePlugin({
+        root,
+        outdir,
+        specifiers: values["code-cache"],
+        resolveDir: path.join(root, "src"),
+        options: LIBRARY_OPTIONS,
+      })
+    : undefined;
 const result = await build({
   absWorkingDir: root,
   entryPoints: { index: "src/index.ts", config: "src/config.ts" },
@@ -71,12 +102,14 @@ const result = await build({
   inject: [fileURLToPath(new URL("lib/esm-dirname-shim.mjs", import.meta.url))],
   define: { __dirname: "__openclawDirname", __filename: "__openclawFilename" },
   banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
-  plugins: values.lazy.length > 0 ? [lazyRequirePlugin(values.lazy)] : [],
+  plugins: [...(codeCache ? [codeCache.plugin] : []), ...lazyPlugins],
   logLevel: "warning",
 });
 
-checkImports(result.metafile);
-writeNotices(result.metafile);
+codeCache?.check(result.metafile);
+const metafile = codeCache ? codeCache.merged(result.metafile) : result.metafile;
+checkImports(metafile);
+writeNotices(metafile);
 
 /** Every bare import left in the bundle must be a built-in or a (peer) dependency of the package. */
 function checkImports(metafile) {

@@ -1,0 +1,148 @@
+// scripts/lib/code-cached-require.mjs (bundled into extensions by `bundle-extension.mjs
+// --code-cache`): a CommonJS library file loaded through a V8 code cache. Each load runs in a fresh
+// node process, as a gateway start does; `NODE_DEBUG=openclaw` shows what the loader did.
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const RUNTIME = fileURLToPath(new URL("code-cached-require.mjs", import.meta.url));
+
+let dir: string;
+let cache: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "code-cached-require-"));
+  cache = path.join(dir, "cache");
+  mkdirSync(path.join(dir, "node_modules", "dep"), { recursive: true });
+  writeFileSync(path.join(dir, "node_modules", "dep", "index.js"), "module.exports = { dep: 'from node_modules' };\n");
+  writeLibrary("v1");
+  // The module that loads the library, as the extension's stub does.
+  writeFileSync(
+    path.join(dir, "main.mjs"),
+    `import { codeCachedRequire } from ${JSON.stringify(RUNTIME)};
+const lib = codeCachedRequire(new URL("./lib.cjs", import.meta.url));
+const again = codeCachedRequire(new URL("./lib.cjs", import.meta.url));
+console.log(JSON.stringify({ ...(await lib.describe()), once: lib === again }));
+`,
+  );
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The library: uses require (a builtin, a package beside it), __dirname, module and a dynamic import made a require by the build. */
+function writeLibrary(version: string) {
+  writeFileSync(
+    path.join(dir, "lib.cjs"),
+    `"use strict";
+const path = require("node:path");
+let loads = (globalThis.__libLoads ?? 0) + 1;
+globalThis.__libLoads = loads;
+async function describe() {
+  const os = await Promise.resolve().then(() => require("node:os"));
+  return { version: ${JSON.stringify(version)}, dep: require("dep").dep, dir: path.basename(__dirname), file: path.basename(__filename), moduleFile: path.basename(module.filename), loads, hasCpus: typeof os.cpus === "function" };
+}
+module.exports = { describe };
+`,
+  );
+}
+
+function run(env: Record<string, string> = {}, nodeArgs: string[] = []) {
+  const result = spawnSync(process.execPath, [...nodeArgs, path.join(dir, "main.mjs")], {
+    env: { ...process.env, OPENCLAW_CODE_CACHE: cache, NODE_DEBUG: "openclaw", ...env },
+    encoding: "utf8",
+  });
+  expect(result.status, result.stderr).toBe(0);
+  const debug = result.stderr
+    .split("\n")
+    .filter((l) => l.includes("code cache"))
+    .map((l) => l.replace(/^OPENCLAW \d+: /, "").replace(cache, "<cache>"));
+  return { output: JSON.parse(result.stdout), debug };
+}
+
+const cacheFiles = () => (statSync(cache, { throwIfNoEntry: false }) ? readdirSync(cache).sort() : []);
+
+describe("codeCachedRequire", () => {
+  it("runs the file as Node runs a CommonJS module, once per process", () => {
+    const { output } = run();
+    expect(output).toEqual({
+      version: "v1",
+      dep: "from node_modules",
+      dir: path.basename(dir),
+      file: "lib.cjs",
+      moduleFile: "lib.cjs",
+      loads: 1,
+      hasCpus: true,
+      once: true,
+    });
+  });
+
+  it("writes the cache at the first load (only the user may read or write it) and uses it at the next", () => {
+    const first = run();
+    expect(first.debug[0]).toMatch(/^code cache <cache>\/lib-[0-9a-f]{16}-\d+-\d+-\d+-\w+\.bin: none$/);
+    expect(first.debug[1]).toMatch(/^code cache written: /);
+    const [file] = cacheFiles();
+    expect(cacheFiles()).toHaveLength(1);
+    expect(statSync(path.join(cache, file!)).mode & 0o777).toBe(0o600);
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+
+    const second = run();
+    expect(second.debug).toEqual([`code cache <cache>/${file}: used`]);
+    expect(second.output).toEqual(first.output);
+  });
+
+  it("starts a new cache when the library file changes, and removes the old build's", () => {
+    run();
+    const [old] = cacheFiles();
+    writeLibrary("v2, a rebuilt library");
+    const after = run();
+    expect(after.output.version).toBe("v2, a rebuilt library");
+    expect(after.debug[0]).toMatch(/: none$/);
+    expect(cacheFiles()).toHaveLength(1);
+    expect(cacheFiles()[0]).not.toBe(old);
+  });
+
+  it("keeps one cache per set of V8 flags (the CLI's and the gateway's differ) instead of rewriting one", () => {
+    run();
+    const other = run({}, ["--no-opt"]);
+    expect(other.debug[0]).toMatch(/: none$/);
+    expect(cacheFiles()).toHaveLength(2);
+    expect(run().debug).toEqual([expect.stringMatching(/: used$/)]);
+    expect(run({}, ["--no-opt"]).debug).toEqual([expect.stringMatching(/: used$/)]);
+  });
+
+  it("rewrites a cache V8 rejects", () => {
+    run();
+    const [file] = cacheFiles();
+    writeFileSync(path.join(cache, file!), Buffer.alloc(4096, 7), { mode: 0o600 });
+    const { output, debug } = run();
+    expect(output.version).toBe("v1");
+    expect(debug).toEqual([`code cache <cache>/${file}: rejected`, `code cache written: <cache>/${file}`]);
+    expect(run().debug).toEqual([`code cache <cache>/${file}: used`]);
+  });
+
+  it.skipIf(typeof process.getuid !== "function")("ignores a cache that others may write (V8 runs what it holds)", () => {
+    run();
+    const [file] = cacheFiles();
+    chmodSync(path.join(cache, file!), 0o666);
+    const { output, debug } = run();
+    expect(output.version).toBe("v1");
+    expect(debug[0]).toBe(`code cache <cache>/${file}: not the user's own or writable by others, ignored`);
+    expect(debug[1]).toBe(`code cache <cache>/${file}: none`);
+  });
+
+  it("is off with OPENCLAW_CODE_CACHE=off, and under --enable-source-maps (Node's loader maps the stack traces)", () => {
+    expect(run({ OPENCLAW_CODE_CACHE: "off" }).debug).toEqual(["code cache off: none"]);
+    const mapped = run({}, ["--enable-source-maps"]);
+    expect(mapped.output.version).toBe("v1");
+    expect(mapped.debug).toEqual([]);
+    expect(cacheFiles()).toEqual([]);
+  });
+
+  it("goes on without a cache when its folder cannot be written", () => {
+    writeFileSync(cache, "a file where the folder should be");
+    const { output, debug } = run();
+    expect(output.version).toBe("v1");
+    expect(debug[1]).toMatch(/^code cache not written: /);
+  });
+});
