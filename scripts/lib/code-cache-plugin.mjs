@@ -74,8 +74,13 @@ export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, op
     }
     modules.set(specifier, { file, names, inputs: new Set(inputs.filter(isPackageFile)), metafile: cjs.metafile });
   }
-  const escaped = specifiers.map((s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-  const filter = new RegExp(`^(${escaped.join("|")})$`);
+  // Candidates by name (a relative module may be imported as ../x.js from a subfolder), then kept
+  // only when they resolve to the module's own file.
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  const patterns = specifiers.map((s) => (s.startsWith(".") ? `(^|/)${escape(path.posix.basename(s))}` : `^${escape(s)}`));
+  const filter = new RegExp(`(${patterns.join("|")})$`);
+  const specifierOf = (requested) =>
+    specifiers.find((s) => requested === s || (s.startsWith(".") && requested.endsWith(`/${path.posix.basename(s)}`)));
   const plugin = {
     name: "code-cache",
     setup(b) {
@@ -93,9 +98,11 @@ export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, op
       };
       b.onResolve({ filter }, async (args) => {
         if (args.namespace === NAMESPACE || args.pluginData?.codeCacheResolve) return undefined;
-        if (!targets.has(args.path)) targets.set(args.path, await resolved({ path: args.path, resolveDir, kind: "import-statement" }));
-        const target = targets.get(args.path);
-        return target && (await resolved(args)) === target ? { path: args.path, namespace: NAMESPACE } : undefined;
+        const specifier = specifierOf(args.path);
+        if (specifier === undefined) return undefined;
+        if (!targets.has(specifier)) targets.set(specifier, await resolved({ path: specifier, resolveDir, kind: "import-statement" }));
+        const target = targets.get(specifier);
+        return target && (await resolved(args)) === target ? { path: specifier, namespace: NAMESPACE } : undefined;
       });
       b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
         const { file, names } = modules.get(args.path);

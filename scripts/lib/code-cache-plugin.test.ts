@@ -36,7 +36,10 @@ exports.later = () => import("node:path").then((p) => typeof p.join);
   );
   mkdirSync(path.join(dir, "src"));
   writeFileSync(path.join(dir, "src", "config.ts"), "export default {};\n");
-  for (const [name, text] of Object.entries(src)) writeFileSync(path.join(dir, "src", name), text);
+  for (const [name, text] of Object.entries(src)) {
+    mkdirSync(path.dirname(path.join(dir, "src", name)), { recursive: true });
+    writeFileSync(path.join(dir, "src", name), text);
+  }
   return dir;
 }
 
@@ -63,11 +66,13 @@ describe("bundle-extension --code-cache", () => {
     const root = extension({
       "lib.ts": `export { create, VERSION, later } from "big-lib";\n`,
       "index.ts": `import { create, VERSION } from "./lib.js";
+import { createDeep } from "./sub/deep.js";
 export default async function () {
   const lazy = await import("./lib.js");
-  return { first: create(), second: lazy.create(), version: VERSION, later: await lazy.later() };
+  return { first: create(), second: lazy.create(), third: createDeep(), version: VERSION, later: await lazy.later() };
 }
 `,
+      "sub/deep.ts": `import { create } from "../lib.js";\nexport const createDeep = () => create();\n`,
     });
     const built = bundle(root, ["--code-cache", "./lib.js"]);
     expect(built.status, built.stderr).toBe(0);
@@ -80,7 +85,7 @@ export default async function () {
     expect(readFileSync(path.join(root, "dist/bundle/THIRD-PARTY-NOTICES.md"), "utf8")).toContain("## big-lib@2.0.0 (MIT)");
 
     const first = runEntry(root);
-    expect(first.value).toEqual({ first: 1, second: 2, version: "2.0.0", later: "function" });
+    expect(first.value).toEqual({ first: 1, second: 2, third: 3, version: "2.0.0", later: "function" });
     expect(first.debug).toMatch(/code cache .*lib-.*: none/);
     const second = runEntry(root);
     expect(second.value).toEqual(first.value);
