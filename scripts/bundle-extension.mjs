@@ -72,6 +72,7 @@ const codeCache =
         root,
         outdir,
         specifiers: values["code-cache"],
+        hostShared: HOST_SHARED,
         resolveDir: path.join(root, "src"),
         options: LIBRARY_OPTIONS,
       })

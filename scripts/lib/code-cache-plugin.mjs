@@ -34,9 +34,10 @@ const isPackageFile = (input) => input.includes("node_modules/");
 /**
  * Builds each module into `<outdir>/<name>.cjs` and returns the esbuild plugin for the main build,
  * `check(mainMetafile)`, which fails the build on shared files, and `merged(mainMetafile)`.
+ * `hostShared`: the packages the host provides (kept external, never required from the .cjs);
  * `options`: the main build's `external`, `plugins` (e.g. --lazy) and minify/sourcemap settings.
  */
-export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, options }) {
+export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, hostShared, options }) {
   const modules = new Map();
   for (const specifier of specifiers) {
     const file = cachedFileName(specifier);
@@ -70,6 +71,17 @@ export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, op
     if (own.length > 1) {
       throw new Error(
         `--code-cache ${specifier}: ${file} would hold files of the extension besides the module itself (${own.join(", ")}), a second copy of their state. Import only the library in that module.`,
+      );
+    }
+    // The host's packages (the SDK, zod) are ES modules the gateway shares with its plugins; a
+    // CommonJS require() of them would load another copy.
+    const hostImports = Object.values(cjs.metafile.outputs)
+      .flatMap((o) => o.imports)
+      .filter((i) => i.external && hostShared.some((name) => i.path === name || i.path.startsWith(`${name}/`)))
+      .map((i) => i.path);
+    if (hostImports.length) {
+      throw new Error(
+        `--code-cache ${specifier}: ${file} would require ${[...new Set(hostImports)].join(", ")}, which the gateway provides as ES modules (a require() would load a second copy). Import those outside that module.`,
       );
     }
     modules.set(specifier, { file, names, inputs: new Set(inputs.filter(isPackageFile)), metafile: cjs.metafile });

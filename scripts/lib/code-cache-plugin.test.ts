@@ -118,6 +118,16 @@ export default async function () {
     expect(built.stderr).toContain("src/state.ts");
   });
 
+  it("fails when the module imports a package the host shares with plugins (the SDK, zod)", () => {
+    const root = extension({
+      "lib.ts": `export { z } from "zod";\nexport { create } from "big-lib";\n`,
+      "index.ts": `import { create } from "./lib.js";\nexport default async () => ({ c: create() });\n`,
+    });
+    const built = bundle(root, ["--code-cache", "./lib.js"]);
+    expect(built.status).not.toBe(0);
+    expect(built.stderr).toContain("--code-cache ./lib.js: lib.cjs would require zod, which the gateway provides as ES modules");
+  });
+
   it("fails when the rest of the bundle imports the library by another path too", () => {
     const root = extension({
       "lib.ts": `export { create } from "big-lib";\n`,
