@@ -2,7 +2,10 @@
 // gateway) runs the channel as users get it: the published bundle, with Baileys inside it, and the
 // relay's client, which loads neither Baileys nor the fake. A module of Baileys' own package in
 // the process means the plugin under test is not the published one.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
@@ -36,4 +39,32 @@ it("the fixture plugin runs the channel's published bundle, not Baileys' package
   expect(fromBaileysPackage(commonJsFilesAfterImport(new URL("../dist/whatsapp/relay.js", import.meta.url).href)).length).toBeGreaterThan(
     0,
   );
+});
+
+it("the channel's bundle compiles Baileys through the code cache: the first load writes it, the next uses it", () => {
+  const cache = mkdtempSync(path.join(tmpdir(), "whatsapp-code-cache-"));
+  try {
+    const load = () => {
+      const result = spawnSync(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `await import(${JSON.stringify(new URL("../whatsapp-fixture-plugin/index.js", import.meta.url).href)});`,
+        ],
+        {
+          cwd: ROOT,
+          encoding: "utf8",
+          env: { ...process.env, OPENCLAW_FAKE_WHATSAPP_URL: "ws://127.0.0.1:9", OPENCLAW_CODE_CACHE: cache, NODE_DEBUG: "openclaw" },
+        },
+      );
+      expect(result.status, result.stderr).toBe(0);
+      return result.stderr;
+    };
+    expect(load()).toMatch(/code cache written: .*lib-[0-9a-f]+-/);
+    expect(readdirSync(cache)).toHaveLength(1);
+    expect(load()).toMatch(/code cache .*lib-[0-9a-f]+-.*: used/);
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
 });
