@@ -82,7 +82,9 @@ function writeCache(dir, cache, data) {
 
 /** Compiles and runs `file` as Node runs a CommonJS module, through the code cache; returns its exports. */
 function compileCached(file) {
-  const source = readFileSync(file, "latin1"); // the build writes ASCII (esbuild's default charset)
+  // UTF-8: esbuild escapes non-ASCII text, but not all of it (a "©" in one of Baileys' regular
+  // expressions stays), so latin1 would change such a character.
+  const source = readFileSync(file, "utf8");
   const dir = cacheDir();
   const cache = dir && cacheFileOf(dir, file);
   const cachedData = cache && readCache(cache.file);

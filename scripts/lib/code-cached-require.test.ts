@@ -40,7 +40,7 @@ let loads = (globalThis.__libLoads ?? 0) + 1;
 globalThis.__libLoads = loads;
 async function describe() {
   const os = await Promise.resolve().then(() => require("node:os"));
-  return { version: ${JSON.stringify(version)}, dep: require("dep").dep, dir: path.basename(__dirname), file: path.basename(__filename), moduleFile: path.basename(module.filename), loads, hasCpus: typeof os.cpus === "function" };
+  return { nonAscii: /^[a-z©é]+$/.test("©é") && "©é".length, version: ${JSON.stringify(version)}, dep: require("dep").dep, dir: path.basename(__dirname), file: path.basename(__filename), moduleFile: path.basename(module.filename), loads, hasCpus: typeof os.cpus === "function" };
 }
 module.exports = { describe };
 `,
@@ -66,6 +66,7 @@ describe("codeCachedRequire", () => {
   it("runs the file as Node runs a CommonJS module, once per process", () => {
     const { output } = run();
     expect(output).toEqual({
+      nonAscii: 2, // UTF-8 text (a regular expression and a string) kept as written
       version: "v1",
       dep: "from node_modules",
       dir: path.basename(dir),
