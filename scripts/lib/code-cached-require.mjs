@@ -11,8 +11,9 @@
 // of older builds of the same path are removed when a new one is written. The first load writes it,
 // right after the library's code ran. A cache V8 rejects anyway is rewritten; one that cannot be
 // read or written costs only the speed-up; one that is not the user's own, or that others may
-// write, is ignored, since V8 runs what it holds. With `--enable-source-maps` the file is required normally (Node then maps stack traces
-// through its source map). `NODE_DEBUG=openclaw` prints what the loader does.
+// write, is ignored, since V8 runs what it holds. With `--enable-source-maps` the file is required
+// normally (Node then maps stack traces through its source map). `NODE_DEBUG=openclaw` prints what
+// the loader does.
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
