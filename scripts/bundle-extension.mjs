@@ -51,39 +51,10 @@ const externalNames = [...HOST_SHARED, ...values.external];
 const external = [...externalNames, ...values.optional].flatMap((name) => [name, `${name}/*`]);
 
 const lazyPlugins = values.lazy.length > 0 ? [lazyRequirePlugin(values.lazy)] : [];
-// What the code-cached CommonJS files share with the main build.
-const LIBRARY_OPTIONS = {
-  external,
-  plugins: lazyPlugins,
-  keepNames: true,
-  legalComments: "none",
-  minifyWhitespace: true,
-  minifySyntax: true,
-  sourcemap: "linked",
-  sourcesContent: false,
-  target: "node20.19",
-  logLevel: "warning",
-};
-
-rmSync(outdir, { recursive: true, force: true });
-const codeCache =
-  values["code-cache"].length > 0
-    ? await codeCachePlugin({
-        root,
-        outdir,
-        specifiers: values["code-cache"],
-        hostShared: HOST_SHARED,
-        resolveDir: path.join(root, "src"),
-        options: LIBRARY_OPTIONS,
-      })
-    : undefined;
-const result = await build({
+// The options of every output: the channel's ES modules and the code-cached CommonJS libraries.
+const COMMON_OPTIONS = {
   absWorkingDir: root,
-  entryPoints: { index: "src/index.ts", config: "src/config.ts" },
-  outdir: "dist/bundle",
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20.19",
   external,
@@ -98,13 +69,33 @@ const result = await build({
   minifySyntax: true,
   sourcemap: "linked",
   sourcesContent: false,
+  plugins: lazyPlugins,
+  logLevel: "warning",
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const codeCache =
+  values["code-cache"].length > 0
+    ? await codeCachePlugin({
+        outdir,
+        specifiers: values["code-cache"],
+        hostShared: HOST_SHARED,
+        resolveDir: path.join(root, "src"),
+        options: COMMON_OPTIONS,
+      })
+    : undefined;
+const result = await build({
+  ...COMMON_OPTIONS,
+  entryPoints: { index: "src/index.ts", config: "src/config.ts" },
+  outdir: "dist/bundle",
+  splitting: true,
+  format: "esm",
   chunkNames: "[name]-[hash]",
   // CommonJS libraries bundled into ESM still use require() for Node's built-ins, and __dirname.
   inject: [fileURLToPath(new URL("lib/esm-dirname-shim.mjs", import.meta.url))],
   define: { __dirname: "__openclawDirname", __filename: "__openclawFilename" },
   banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
   plugins: [...(codeCache ? [codeCache.plugin] : []), ...lazyPlugins],
-  logLevel: "warning",
 });
 
 codeCache?.check(result.metafile);

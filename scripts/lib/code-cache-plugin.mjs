@@ -35,34 +35,27 @@ const isPackageFile = (input) => input.includes("node_modules/");
  * Builds each module into `<outdir>/<name>.cjs` and returns the esbuild plugin for the main build,
  * `check(mainMetafile)`, which fails the build on shared files, and `merged(mainMetafile)`.
  * `hostShared`: the packages the host provides (kept external, never required from the .cjs);
- * `options`: the main build's `external`, `plugins` (e.g. --lazy) and minify/sourcemap settings.
+ * `options`: the options every output of the extension shares (working folder, externals, --lazy
+ * plugins, minify and source-map settings).
  */
-export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, hostShared, options }) {
+export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShared, options }) {
   const modules = new Map();
   for (const specifier of specifiers) {
     const file = cachedFileName(specifier);
     const cjs = await build({
       ...options,
-      absWorkingDir: root,
       stdin: { contents: `module.exports = require(${JSON.stringify(specifier)});`, resolveDir, sourcefile: `${file}-entry.js` },
       outfile: path.join(outdir, file),
-      bundle: true,
       format: "cjs",
-      platform: "node",
-      metafile: true,
       supported: { "dynamic-import": false },
     });
     // The names the module exports as an ES module (none for a CommonJS package: `default` then).
     const esm = await build({
-      absWorkingDir: root,
+      ...options,
       stdin: { contents: `export * from ${JSON.stringify(specifier)};`, resolveDir, sourcefile: `${file}-names.js` },
-      bundle: true,
       format: "esm",
-      platform: "node",
+      sourcemap: false,
       write: false,
-      metafile: true,
-      external: options.external,
-      plugins: options.plugins,
       logLevel: "silent",
     });
     const names = Object.values(esm.metafile.outputs).flatMap((o) => o.exports);
@@ -89,10 +82,10 @@ export async function codeCachePlugin({ root, outdir, specifiers, resolveDir, ho
   // Candidates by name (a relative module may be imported as ../x.js from a subfolder), then kept
   // only when they resolve to the module's own file.
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  const patterns = specifiers.map((s) => (s.startsWith(".") ? `(^|/)${escape(path.posix.basename(s))}` : `^${escape(s)}`));
-  const filter = new RegExp(`(${patterns.join("|")})$`);
-  const specifierOf = (requested) =>
-    specifiers.find((s) => requested === s || (s.startsWith(".") && requested.endsWith(`/${path.posix.basename(s)}`)));
+  const patterns = specifiers.map((s) => (s.startsWith(".") ? `(^|/)${escape(path.posix.basename(s))}$` : `^${escape(s)}$`));
+  const filter = new RegExp(patterns.join("|"));
+  const matchers = patterns.map((p) => new RegExp(p));
+  const specifierOf = (requested) => specifiers.find((_, i) => matchers[i].test(requested));
   const plugin = {
     name: "code-cache",
     setup(b) {
