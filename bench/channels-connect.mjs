@@ -3,7 +3,11 @@
 // on their real client libraries (grammY-less Bot API client, matrix-js-sdk, the Lark SDK's long
 // connection, QQ's WebSocket gateway; WhatsApp with its socket replaced by @openclaw/testkit's
 // fake behind its relay, the only WhatsApp there is without a phone), against the fakes of
-// @openclaw/testkit on 127.0.0.1 (no Synapse). Timed from spawning the process until every
+// @openclaw/testkit on 127.0.0.1 (no Synapse). The channels are installed as users install them
+// (`openclaw plugins install <id>` into the bench's state folder, so they share the gateway's zod
+// and plugin SDK); the WhatsApp fixture plugin is loaded by path and runs the installed WhatsApp
+// package. `--by-path` loads the repository's extensions by path instead (each then brings the
+// workspace's own zod and SDK: a developer's set-up, slower and larger). Timed from spawning the process until every
 // account reports "connected" through the control API (`channels.status` and `channels.changed`,
 // what `openclaw channels status` shows); the port accepting a TCP connection is printed beside
 // it. Then the idle RSS with the five accounts, 12 s after they connected (V8's memory reducer
@@ -11,7 +15,7 @@
 // Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
 // fake WhatsApp's URL for the fixture plugin.
 // Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
-// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>]   (needs `pnpm build`)
+// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>] [--by-path]   (needs `pnpm build`)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -30,6 +34,8 @@ const { values: args } = parseArgs({
     "cpu-prof-dir": { type: "string" },
     // e.g. --only whatsapp,matrix: configure only these channels (for a breakdown; the targets are for all five).
     only: { type: "string" },
+    // The extensions by path (plugins.load.paths), with the workspace's zod and SDK, instead of installed.
+    "by-path": { type: "boolean", default: false },
   },
 });
 const ALL_CHANNELS = ["telegram", "matrix", "feishu", "qqbot", "whatsapp"];
@@ -95,7 +101,9 @@ writeFileSync(
     gateway: { auth: { token: TOKEN } },
     plugins: {
       load: {
-        paths: CHANNELS.map((c) => file(`${c === "whatsapp" ? "packages/testkit/whatsapp-fixture-plugin" : `extensions/${c}`}/`)),
+        paths: CHANNELS.filter((c) => c === "whatsapp" || args["by-path"]).map((c) =>
+          file(`${c === "whatsapp" ? "packages/testkit/whatsapp-fixture-plugin" : `extensions/${c}`}/`),
+        ),
       },
     },
     channels: Object.fromEntries(
@@ -110,7 +118,17 @@ writeFileSync(
   }),
 );
 const env = { HOME: home, OPENCLAW_FAKE_WHATSAPP_URL: wa.url };
+// The fixture runs the installed WhatsApp package (see the header).
+if (!args["by-path"]) env.OPENCLAW_FAKE_WHATSAPP_CHANNEL = path.join(stateDir, "extensions", "node_modules", "@openclaw", "whatsapp");
 for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCLAW_")) env[k] ??= v;
+
+// Installed as users install them (from this checkout's folders, packed and installed with npm).
+if (!args["by-path"]) {
+  for (const c of CHANNELS) {
+    const r = spawnSync(process.execPath, [CLI, "plugins", "install", c], { env, cwd: home, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`openclaw plugins install ${c} failed (${r.status}):\n${r.stdout}${r.stderr}`);
+  }
+}
 
 // WhatsApp links once, as a user does (`channels login`, the phone scans the QR code); every
 // start after that connects with the saved auth state.
@@ -227,7 +245,8 @@ try {
   ];
   if (args.json) console.log(JSON.stringify({ result, verdicts }, null, 2));
   else {
-    console.log(`openclaw gateway with one account of each of ${CHANNELS.join(", ")} (median of ${RUNS} after a warm-up):`);
+    const how = args["by-path"] ? "loaded by path" : "installed";
+    console.log(`openclaw gateway with one account of each of ${CHANNELS.join(", ")}, ${how} (median of ${RUNS} after a warm-up):`);
     console.log(
       `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn (gateway CPU by then ${result.cpuMs.toFixed(0)} ms); idle RSS ${result.idleRssMb.toFixed(1)} MB (anonymous ${result.idleParts.anon.toFixed(1)}, file-backed ${result.idleParts.file.toFixed(1)})`,
     );

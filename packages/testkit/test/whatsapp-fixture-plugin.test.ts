@@ -3,7 +3,7 @@
 // relay's client, which loads neither Baileys nor the fake. A module of Baileys' own package in
 // the process means the plugin under test is not the published one.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,5 +66,31 @@ it("the channel's bundle compiles Baileys through the code cache: the first load
     expect(load()).toMatch(/code cache .*lib-[0-9a-f]+-.*: used/);
   } finally {
     rmSync(cache, { recursive: true, force: true });
+  }
+});
+
+it("OPENCLAW_FAKE_WHATSAPP_CHANNEL points the fixture at another copy of the channel (an installed one)", () => {
+  const copy = mkdtempSync(path.join(tmpdir(), "whatsapp-channel-copy-"));
+  try {
+    mkdirSync(path.join(copy, "dist", "bundle"), { recursive: true });
+    writeFileSync(
+      path.join(copy, "dist", "bundle", "index.js"),
+      "export const createWhatsAppPlugin = (options) => ({ from: 'the copy', linkPollMs: options.linkPollMs });\n",
+    );
+    writeFileSync(path.join(copy, "dist", "bundle", "config.js"), "export default { from: 'the copy' };\n");
+    const fixture = (file: string) => JSON.stringify(new URL(`../whatsapp-fixture-plugin/${file}`, import.meta.url).href);
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const [p, c] = await Promise.all([import(${fixture("index.js")}), import(${fixture("config.js")})]);
+         console.log(JSON.stringify([p.default, c.default]));`,
+      ],
+      { cwd: ROOT, encoding: "utf8", env: { ...process.env, OPENCLAW_FAKE_WHATSAPP_CHANNEL: copy } },
+    );
+    expect(JSON.parse(out)).toEqual([{ from: "the copy", linkPollMs: 200 }, { from: "the copy" }]);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
   }
 });

@@ -1,2 +1,5 @@
 // The light config entry of the WhatsApp channel (schema, doctor rules, capabilities), unchanged.
-export { default } from "../../../extensions/whatsapp/dist/bundle/config.js";
+import { channelBundle } from "./channel.js";
+
+const { default: config } = await import(channelBundle("config.js"));
+export default config;
