@@ -3,7 +3,8 @@
  * `<crypto dir>/recovery-key`, mode 0600, and handed to matrix-js-sdk through `cryptoCallbacks`.
  */
 import type { MatrixClient } from "matrix-js-sdk";
-import { type CryptoCallbacks, decodeRecoveryKey } from "matrix-js-sdk/lib/crypto-api/index.js";
+import type { CryptoCallbacks } from "matrix-js-sdk/lib/crypto-api/index.js";
+import { decodeRecoveryKey } from "../matrix-sdk.js";
 import { readOptionalFile, writePrivateFileAtomic } from "./private-file.js";
 
 export const RECOVERY_KEY_FILE = "recovery-key";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
 import type { PluginLogger } from "@openclaw/plugin-sdk";
 import type { ICreateClientOpts, MatrixClient, MatrixEvent } from "matrix-js-sdk";
-import { CryptoEvent } from "matrix-js-sdk/lib/crypto-api/index.js";
+import { CryptoEvent } from "../matrix-sdk.js";
 import { bootstrapTrust } from "./bootstrap.js";
 import { dumpFactory, type FactorySnapshot, type IdbFactoryLike, restoreFactory } from "./idb-snapshot.js";
 import { createIndexedDbFactory, withIndexedDb } from "./indexeddb.js";
