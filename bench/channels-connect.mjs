@@ -10,12 +10,14 @@
 // workspace's own zod and SDK: a developer's set-up, slower and larger). Timed from spawning the process until every
 // account reports "connected" through the control API (`channels.status` and `channels.changed`,
 // what `openclaw channels status` shows); the port accepting a TCP connection is printed beside
-// it. Then the idle RSS with the five accounts, 12 s after they connected (V8's memory reducer
+// it. Then the idle RSS with the five accounts, 12 s after they connected, in the last
+// `--idle-runs` runs (default 3; the median is the figure: it moves by ~10 MB between starts of one
+// build, with how much of a V8 worker thread's malloc arena stays resident) (V8's memory reducer
 // returns the start-up garbage about 8 s after allocation stops).
 // Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
 // fake WhatsApp's URL for the fixture plugin.
 // Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
-// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>] [--by-path]   (needs `pnpm build`)
+// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>] [--by-path] [--idle-runs 3]   (needs `pnpm build`)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -36,12 +38,15 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     // The extensions by path (plugins.load.paths), with the workspace's zod and SDK, instead of installed.
     "by-path": { type: "boolean", default: false },
+    // How many of the runs (the last ones) also measure the idle RSS (12 s each).
+    "idle-runs": { type: "string", default: "3" },
   },
 });
 const ALL_CHANNELS = ["telegram", "matrix", "feishu", "qqbot", "whatsapp"];
 const CHANNELS = args.only ? args.only.split(",").filter((c) => ALL_CHANNELS.includes(c)) : ALL_CHANNELS;
 const NODE_ARGS = args["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${args["cpu-prof-dir"]}`] : [];
 const RUNS = Number(args.runs);
+const IDLE_RUNS = Math.max(1, Math.min(RUNS, Number(args["idle-runs"])));
 const TARGET = { connectedMs: 1000, rssMb: 90 };
 const IDLE_AFTER_MS = 12_000;
 const TOKEN = "bench-channels-connect-token-0123456789";
@@ -220,15 +225,17 @@ try {
   const baseline = [];
   for (let i = 0; i < RUNS; i++) {
     baseline.push(nodeBaseline());
-    runs.push(await startOnce({ idle: i === RUNS - 1 }));
+    runs.push(await startOnce({ idle: i >= RUNS - IDLE_RUNS }));
   }
+  const idle = runs.filter((r) => r.idleRssMb !== undefined);
   const result = {
     nodeMs: median(baseline),
     acceptMs: median(runs.map((r) => r.acceptMs)),
     connectedMs: median(runs.map((r) => r.connectedMs)),
     cpuMs: median(runs.map((r) => r.cpuMs)),
-    idleRssMb: runs.at(-1).idleRssMb,
-    idleParts: runs.at(-1).idleParts,
+    idleRssMb: median(idle.map((r) => r.idleRssMb)),
+    idleRangeMb: [Math.min(...idle.map((r) => r.idleRssMb)), Math.max(...idle.map((r) => r.idleRssMb))],
+    idleParts: idle.find((r) => r.idleRssMb === median(idle.map((x) => x.idleRssMb))).idleParts,
     perChannelMs: Object.fromEntries(CHANNELS.map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))])),
   };
   const verdicts = [
@@ -248,7 +255,7 @@ try {
     const how = args["by-path"] ? "loaded by path" : "installed";
     console.log(`openclaw gateway with one account of each of ${CHANNELS.join(", ")}, ${how} (median of ${RUNS} after a warm-up):`);
     console.log(
-      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn (gateway CPU by then ${result.cpuMs.toFixed(0)} ms); idle RSS ${result.idleRssMb.toFixed(1)} MB (anonymous ${result.idleParts.anon.toFixed(1)}, file-backed ${result.idleParts.file.toFixed(1)})`,
+      `  node -e 0 ${result.nodeMs.toFixed(0)} ms; port accepts ${result.acceptMs.toFixed(0)} ms; all five connected ${result.connectedMs.toFixed(0)} ms after spawn (gateway CPU by then ${result.cpuMs.toFixed(0)} ms); idle RSS ${result.idleRssMb.toFixed(1)} MB (median of ${idle.length}: ${result.idleRangeMb.map((v) => v.toFixed(1)).join("-")}; anonymous ${result.idleParts.anon.toFixed(1)}, file-backed ${result.idleParts.file.toFixed(1)})`,
     );
     console.log(
       `  each connected (ms after spawn, medians): ${Object.entries(result.perChannelMs)
