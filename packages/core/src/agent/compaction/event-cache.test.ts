@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { agentStorePath, openAgentStore, type SessionStore } from "../../sessions/index.js";
 import { SessionEventCache } from "./event-cache.js";
+import { compactedHistory, compactionEvent } from "./history.js";
 
 let stateDir: string;
 let store: SessionStore | undefined;
@@ -86,5 +87,46 @@ describe("SessionEventCache", () => {
     expect(texts(second)).toEqual(["session", "one", "two"]);
     // Nothing re-read: the cached events are the same objects.
     expect(second[1]).toBe(first[1]);
+  });
+
+  it("once a session was compacted, keeps only what the model still sees, and still notices a replaced database", () => {
+    const cache = new SessionEventCache();
+    let s = open();
+    const { sessionId } = s.getOrCreateSession(KEY);
+    for (const text of ["one", "two", "three"]) say(s, sessionId, text);
+    s.close();
+    const file = agentStorePath(stateDir, "main");
+    copyFileSync(file, `${file}.bak`);
+    s = open();
+    const compact = (firstKept: string) =>
+      s.appendEvents(sessionId, [
+        compactionEvent({
+          summary: "they counted",
+          firstKeptEntryId: s.readEvents(sessionId).find((e) => texts([e])[0] === firstKept)!.event.id as string,
+          tokensBefore: 100,
+          details: { reason: "manual", tokensAfter: 10, summarizedMessages: 2 },
+        }),
+      ]);
+    expect(cache.read(s, sessionId)).toHaveLength(4);
+    compact("three");
+    say(s, sessionId, "four");
+    const after = cache.read(s, sessionId);
+    expect(texts(after)).toEqual(["three", "compaction", "four"]);
+    expect(compactedHistory(after)).toEqual(compactedHistory(s.readEvents(sessionId)));
+    // The next read only appends (the kept events are the same objects).
+    say(s, sessionId, "five");
+    const next = cache.read(s, sessionId);
+    expect(texts(next)).toEqual(["three", "compaction", "four", "five"]);
+    expect(next[0]).toBe(after[0]);
+    // A second compaction moves the boundary on.
+    compact("five");
+    expect(texts(cache.read(s, sessionId))).toEqual(["five", "compaction"]);
+    // Another process restores the copy from before any compaction and writes on: read again whole.
+    s.close();
+    copyFileSync(`${file}.bak`, file);
+    s = open();
+    say(s, sessionId, "six");
+    s = reopen();
+    expect(texts(cache.read(s, sessionId))).toEqual(["session", "one", "two", "three", "six"]);
   });
 });
