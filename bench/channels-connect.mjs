@@ -7,13 +7,14 @@
 // (`openclaw plugins install <id>` into the bench's state folder, so they share the gateway's zod
 // and plugin SDK); the WhatsApp fixture plugin is loaded by path and runs the installed WhatsApp
 // package. `--by-path` loads the repository's extensions by path instead (each then brings the
-// workspace's own zod and SDK: a developer's set-up, slower and larger). Timed from spawning the process until every
-// account reports "connected" through the control API (`channels.status` and `channels.changed`,
-// what `openclaw channels status` shows); the port accepting a TCP connection is printed beside
-// it. Then the idle RSS with the five accounts, 12 s after they connected, in the last
-// `--idle-runs` runs (default 3; the median is the figure: it moves by ~10 MB between starts of one
-// build, with how much of a V8 worker thread's malloc arena stays resident) (V8's memory reducer
-// returns the start-up garbage about 8 s after allocation stops).
+// workspace's own zod and SDK: a developer's set-up, slower and larger).
+// Timed from spawning the process until every account reports "connected" through the control
+// API (`channels.status` and `channels.changed`, what `openclaw channels status` shows); the port
+// accepting a TCP connection is printed beside it. Then the idle RSS with the five accounts, 12 s
+// after they connected (V8's memory reducer returns the start-up garbage about 8 s after
+// allocation stops), in the last `--idle-runs` runs (default 3). Their median is the figure: one
+// build's idle RSS moves by ~10 MB between starts, with how much of a V8 worker thread's malloc
+// arena stays resident.
 // Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
 // fake WhatsApp's URL for the fixture plugin.
 // Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
@@ -228,14 +229,15 @@ try {
     runs.push(await startOnce({ idle: i >= RUNS - IDLE_RUNS }));
   }
   const idle = runs.filter((r) => r.idleRssMb !== undefined);
+  const idleMedian = idle.find((r) => r.idleRssMb === median(idle.map((x) => x.idleRssMb)));
   const result = {
     nodeMs: median(baseline),
     acceptMs: median(runs.map((r) => r.acceptMs)),
     connectedMs: median(runs.map((r) => r.connectedMs)),
     cpuMs: median(runs.map((r) => r.cpuMs)),
-    idleRssMb: median(idle.map((r) => r.idleRssMb)),
+    idleRssMb: idleMedian.idleRssMb,
     idleRangeMb: [Math.min(...idle.map((r) => r.idleRssMb)), Math.max(...idle.map((r) => r.idleRssMb))],
-    idleParts: idle.find((r) => r.idleRssMb === median(idle.map((x) => x.idleRssMb))).idleParts,
+    idleParts: idleMedian.idleParts,
     perChannelMs: Object.fromEntries(CHANNELS.map((c) => [c, Math.round(median(runs.map((r) => r.perChannel[c])))])),
   };
   const verdicts = [

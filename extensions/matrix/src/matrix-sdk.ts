@@ -16,16 +16,8 @@ export { SyncState } from "matrix-js-sdk/lib/sync.js";
 export { SyncAccumulator } from "matrix-js-sdk/lib/sync-accumulator.js";
 export { CryptoEvent, decodeRecoveryKey } from "matrix-js-sdk/lib/crypto-api/index.js";
 
-/** What the channel uses of the Rust crypto's WebAssembly package (its tracing). */
-export interface RustCryptoWasm {
-  Tracing: new (level: unknown) => { turnOn(): void };
-  LoggerLevel: { Warn: unknown };
-}
-
 /**
  * The Rust crypto's WebAssembly package, the very instance the SDK's crypto runs on (loaded on
  * first call; its WebAssembly compiles when first used).
  */
-export async function rustCryptoWasm(): Promise<RustCryptoWasm> {
-  return (await import("@matrix-org/matrix-sdk-crypto-wasm")) as unknown as RustCryptoWasm;
-}
+export const rustCryptoWasm = () => import("@matrix-org/matrix-sdk-crypto-wasm");

@@ -9,7 +9,7 @@
 // the events from the last compaction's first kept event (or the compaction entry, if earlier) on;
 // a long session costs the memory of its live context, not of its whole history.
 import type { SessionReader, StoredEvent } from "../../sessions/index.js";
-import { COMPACTION_EVENT, latestCompaction } from "./history.js";
+import { COMPACTION_EVENT, liveBoundary } from "./history.js";
 
 interface Cached {
   lastSeq: number;
@@ -18,12 +18,14 @@ interface Cached {
   events: StoredEvent[];
 }
 
-/** Drops the events before the last compaction's first kept event (or the compaction itself, if earlier). */
+/**
+ * Drops the events before the live part `liveEvents` reads: its first live event, or the
+ * compaction entry (which carries the summary) if that is earlier.
+ */
 function dropCompacted(cached: Cached): void {
-  const last = latestCompaction(cached.events);
-  if (!last) return;
-  const kept = cached.events.find((e) => e.event.id === last.entry.firstKeptEntryId);
-  const from = Math.min(kept?.seq ?? last.seq, last.seq);
+  const boundary = liveBoundary(cached.events);
+  if (!boundary) return;
+  const from = Math.min(boundary.from, boundary.compaction.seq);
   const first = cached.events.findIndex((e) => e.seq >= from);
   if (first <= 0) return;
   cached.events = cached.events.slice(first);

@@ -51,11 +51,24 @@ export function latestCompaction(events: readonly StoredEvent[]): { seq: number;
  * compaction entries; and that compaction's summary.
  */
 export function liveEvents(events: readonly StoredEvent[]): { summary?: string; events: StoredEvent[] } {
-  const last = latestCompaction(events);
-  if (!last) return { events: events.filter((e) => e.event.type !== COMPACTION_EVENT) };
-  const kept = events.find((e) => e.event.id === last.entry.firstKeptEntryId);
-  const from = kept ? kept.seq : last.seq + 1;
-  return { summary: last.entry.summary, events: events.filter((e) => e.seq >= from && e.event.type !== COMPACTION_EVENT) };
+  const boundary = liveBoundary(events);
+  if (!boundary) return { events: events.filter((e) => e.event.type !== COMPACTION_EVENT) };
+  const { compaction, from } = boundary;
+  return { summary: compaction.entry.summary, events: events.filter((e) => e.seq >= from && e.event.type !== COMPACTION_EVENT) };
+}
+
+/**
+ * Where the live part of a compacted transcript starts: the last compaction, and the seq from
+ * which the model sees events word for word (its first kept event, else the event after it);
+ * undefined when the session was never compacted.
+ */
+export function liveBoundary(
+  events: readonly StoredEvent[],
+): { compaction: { seq: number; entry: CompactionEntry }; from: number } | undefined {
+  const compaction = latestCompaction(events);
+  if (!compaction) return undefined;
+  const kept = events.find((e) => e.event.id === compaction.entry.firstKeptEntryId);
+  return { compaction, from: kept ? kept.seq : compaction.seq + 1 };
 }
 
 /** The user message that carries a compaction summary to the model. */
