@@ -5,7 +5,7 @@
  */
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { AccountConfigError } from "@openclaw/plugin-sdk";
+import { AccountConfigError, type HttpFetchResponse, httpFetch } from "@openclaw/plugin-sdk";
 import { accountKeyPath, type MatrixAccount } from "./account.js";
 import { ensurePrivateDir, writePrivateFileAtomic } from "./crypto/private-file.js";
 
@@ -31,9 +31,9 @@ async function call(
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  let response: Response;
+  let response: HttpFetchResponse;
   try {
-    response = await fetch(`${homeserver}/_matrix/client/v3${endpoint}`, {
+    response = await httpFetch(`${homeserver}/_matrix/client/v3${endpoint}`, {
       method,
       headers,
       ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),

@@ -1,10 +1,10 @@
 /**
- * Calls to the QQ Bot OpenAPI with `fetch`: the `Authorization: QQBot <token>` header, one retry
- * with a fresh token when the platform says the token expired, and the platform's refusals as the
- * SDK's send errors (429 -> `RateLimitedError`, 5xx -> `TransientSendError`, other 4xx ->
+ * Calls to the QQ Bot OpenAPI with the SDK's `httpFetch` (node:http, without undici): the
+ * `Authorization: QQBot <token>` header, one retry with a fresh token when the platform says the
+ * token expired, and the platform's refusals as the SDK's send errors (429 -> `RateLimitedError`, 5xx -> `TransientSendError`, other 4xx ->
  * `PermanentSendError` with the platform's code).
  */
-import { PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
+import { type HttpFetchResponse, httpFetch, PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
 import type { TokenManager } from "./token.js";
 
 /** Platform codes that mean "this access token is not valid (any more)". */
@@ -29,9 +29,9 @@ export class QQApiError extends Error {
 export class QQApi {
   readonly #base: string;
   readonly #tokens: TokenManager;
-  readonly #fetch: typeof fetch;
+  readonly #fetch: typeof httpFetch;
 
-  constructor(apiBase: string, tokens: TokenManager, fetchImpl: typeof fetch = fetch) {
+  constructor(apiBase: string, tokens: TokenManager, fetchImpl: typeof httpFetch = httpFetch) {
     this.#base = apiBase;
     this.#tokens = tokens;
     this.#fetch = fetchImpl;
@@ -77,7 +77,7 @@ export class QQApi {
   }
 }
 
-function toSendError(method: string, path: string, response: Response, code: number | undefined, message: string): Error {
+function toSendError(method: string, path: string, response: HttpFetchResponse, code: number | undefined, message: string): Error {
   const what = `QQ Bot ${method} ${path.replace(/\/[0-9A-Fa-f]{32}\//, "/…/")}: ${message}${code !== undefined ? ` (code ${code})` : ""}`;
   const details = { cause: new QQApiError(what, response.status, code), ...(code !== undefined ? { code: String(code) } : {}) };
   if (response.status === 429) {

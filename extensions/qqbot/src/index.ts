@@ -1,5 +1,5 @@
 /**
- * @openclaw/qqbot: the QQ Bot channel for OpenClaw, on the official QQ Bot API (`fetch` and `ws`).
+ * @openclaw/qqbot: the QQ Bot channel for OpenClaw, on the official QQ Bot API (the SDK's `httpFetch` and `ws`).
  * The default export is the `ChannelPlugin`; the named exports are the pieces it is built from.
  */
 import { createQQBotPlugin } from "./plugin.js";

@@ -3,7 +3,7 @@
  * ahead of expiry (by the smaller of 5 minutes and a third of its lifetime), and fetched once for
  * any number of concurrent callers.
  */
-import { AccountConfigError } from "@openclaw/plugin-sdk";
+import { AccountConfigError, httpFetch } from "@openclaw/plugin-sdk";
 
 /** What the token manager needs to know about the account. */
 export interface TokenSource {
@@ -17,7 +17,8 @@ export interface TokenSource {
 /** Options of `TokenManager` (tests inject a clock). */
 export interface TokenManagerOptions {
   now?: () => number;
-  fetch?: typeof fetch;
+  /** Default `httpFetch` (node:http, without undici). */
+  fetch?: typeof httpFetch;
 }
 
 interface Cached {
@@ -32,7 +33,7 @@ const MAX_LEAD_MS = 5 * 60_000;
 export class TokenManager {
   readonly #source: TokenSource;
   readonly #now: () => number;
-  readonly #fetch: typeof fetch;
+  readonly #fetch: typeof httpFetch;
   #cached: Cached | undefined;
   #inflight: Promise<string> | undefined;
   /** How many token requests were made (for status and tests). */
@@ -41,7 +42,7 @@ export class TokenManager {
   constructor(source: TokenSource, options: TokenManagerOptions = {}) {
     this.#source = source;
     this.#now = options.now ?? Date.now;
-    this.#fetch = options.fetch ?? fetch;
+    this.#fetch = options.fetch ?? httpFetch;
   }
 
   /**

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ChannelOutbound, OutboundMedia, OutboundTarget, SendOptions, SentMessage } from "@openclaw/plugin-sdk";
-import { PermanentSendError } from "@openclaw/plugin-sdk";
+import { httpFetch, PermanentSendError } from "@openclaw/plugin-sdk";
 import type { MatrixStreamingMode } from "../streaming.js";
 import { encryptAttachment } from "../crypto/media.js";
 import { editContent, textContent, withRelation } from "./content.js";
@@ -59,7 +59,7 @@ const MSGTYPE: Record<OutboundMedia["kind"], string> = { image: "m.image", docum
 
 async function loadMedia(source: string, maxBytes: number): Promise<{ data: Uint8Array; type?: string; name: string }> {
   if (/^https?:\/\//i.test(source)) {
-    const response = await fetch(source);
+    const response = await httpFetch(source);
     if (!response.ok) throw new PermanentSendError(`Matrix: cannot fetch ${source} (HTTP ${response.status})`, "media_fetch");
     const data = new Uint8Array(await response.arrayBuffer());
     if (data.byteLength > maxBytes) throw new PermanentSendError(`Matrix: ${source} is larger than mediaMaxMb`, "media_too_large");

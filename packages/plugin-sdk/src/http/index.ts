@@ -1,0 +1,1 @@
+export { httpFetch, type HttpFetchHeaders, type HttpFetchInit, type HttpFetchResponse } from "./http-fetch.js";
