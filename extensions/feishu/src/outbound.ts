@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import {
   type ChannelOutbound,
+  httpFetch,
   type NativeStream,
   type OutboundMedia,
   type OutboundTarget,
@@ -84,10 +85,14 @@ export function createFeishuOutbound(options: FeishuOutboundOptions): FeishuOutb
     return data.message_id;
   }
 
+  async function download(source: string): Promise<Buffer> {
+    const response = await httpFetch(source);
+    if (!response.ok) throw new PermanentSendError(`fetching ${source} failed: HTTP ${response.status}`, "media_fetch");
+    return Buffer.from(await response.arrayBuffer());
+  }
+
   async function upload(media: OutboundMedia): Promise<{ msgType: string; content: string }> {
-    const bytes = /^https?:\/\//.test(media.source)
-      ? Buffer.from(await (await fetch(media.source)).arrayBuffer())
-      : await readFile(media.source);
+    const bytes = /^https?:\/\//.test(media.source) ? await download(media.source) : await readFile(media.source);
     if (bytes.byteLength > account.mediaMaxBytes) {
       throw new PermanentSendError(
         `the file ${media.fileName ?? basename(media.source)} is ${bytes.byteLength} bytes, over channels.feishu.mediaMaxMb`,

@@ -11,6 +11,7 @@ import {
   type ChannelOutbound,
   type ChatRef,
   chunkText,
+  httpFetch,
   type OutboundMedia,
   PermanentSendError,
   RateLimitedError,
@@ -81,7 +82,7 @@ function mimeOf(name: string, kind: OutboundMedia["kind"]): string {
 async function loadMedia(source: string, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
   let data: Buffer;
   if (/^https?:\/\//i.test(source)) {
-    const response = await fetch(source, { signal });
+    const response = await httpFetch(source, { signal });
     if (!response.ok) throw new PermanentSendError(`fetching ${source} failed: HTTP ${response.status}`, "media_fetch");
     data = Buffer.from(await response.arrayBuffer());
   } else {
