@@ -1,5 +1,5 @@
 // src/api.ts: one call to the Chatterbox HTTP API, with its failures mapped to the SDK's errors.
-import { PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
+import { httpFetch, PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
 
 /** The settings one account runs with: what `resolveAccount` returns and `connect` receives. */
 export interface ChatterboxAccount {
@@ -21,7 +21,7 @@ export async function callChatterbox<T>(
   path: string,
   options: { signal: AbortSignal; body?: unknown },
 ): Promise<T> {
-  const response = await fetch(`${account.baseUrl}${path}`, {
+  const response = await httpFetch(`${account.baseUrl}${path}`, {
     method,
     signal: options.signal,
     headers: { authorization: `Bearer ${account.token}`, "content-type": "application/json" },
