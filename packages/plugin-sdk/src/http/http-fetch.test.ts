@@ -74,6 +74,13 @@ describe("httpFetch", () => {
     expect(seen[1]!.body).toBe("q=a+b");
   });
 
+  it("fails a request whose server stays silent longer than idleTimeoutMs, with a TypeError", async () => {
+    handler = () => undefined; // never answers
+    const failure = await httpFetch(`${base}/silent`, { idleTimeoutMs: 50 }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(TypeError);
+    expect((failure as Error).message).toMatch(/^fetch failed: no data from 127\.0\.0\.1:\d+ for 0\.05 s$/);
+  });
+
   it("returns error statuses as responses, with their body as text or bytes", async () => {
     handler = (_req, res) => {
       res.writeHead(429, { "retry-after": "3" });

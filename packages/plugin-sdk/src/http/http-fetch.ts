@@ -9,7 +9,8 @@
 //
 // Bodies are read whole into memory (no streaming `body`); request bodies are strings, bytes or
 // URLSearchParams. Redirects are followed (at most 20) unless `redirect` says otherwise;
-// responses are not decompressed (no `accept-encoding` is sent unless the caller sets one).
+// responses are not decompressed (no `accept-encoding` is sent unless the caller sets one). A
+// connection that stays silent for 300 s fails the request, as undici's default timeouts do.
 import http from "node:http";
 import https from "node:https";
 
@@ -21,6 +22,8 @@ export interface HttpFetchInit {
   signal?: AbortSignal | null;
   /** `follow` (default), `error` (a redirect rejects) or `manual` (the 3xx response is returned). */
   redirect?: "follow" | "error" | "manual";
+  /** Not in fetch: how long the connection may stay silent before the request fails; default 300 s (undici's). */
+  idleTimeoutMs?: number;
 }
 
 /** A response header list with the fetch `Headers` reading methods. */
@@ -47,6 +50,8 @@ export interface HttpFetchResponse {
 }
 
 const MAX_REDIRECTS = 20;
+/** A connection silent this long fails the request (undici's default for headers and body alike). */
+const IDLE_TIMEOUT_MS = 300_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function requestHeaders(init: HttpFetchInit["headers"]): Record<string, string> {
@@ -103,6 +108,7 @@ function exchange(
   headers: Record<string, string>,
   body: Buffer | undefined,
   signal: AbortSignal | undefined,
+  idleTimeoutMs: number,
 ): Promise<{ res: http.IncomingMessage; data: Buffer }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -111,6 +117,7 @@ function exchange(
     }
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, { method, headers: body ? { ...headers, "content-length": String(body.byteLength) } : headers });
+    req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${url.host} for ${idleTimeoutMs / 1000} s`)));
     const onAbort = () => req.destroy(abortError(signal!) as Error);
     signal?.addEventListener("abort", onAbort, { once: true });
     let settled = false;
@@ -152,7 +159,7 @@ export async function httpFetch(input: string | URL | { url: string }, init: Htt
   const redirect = init.redirect ?? "follow";
   for (let hops = 0; ; hops++) {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);
-    const { res, data } = await exchange(url, method, headers, body, signal);
+    const { res, data } = await exchange(url, method, headers, body, signal, init.idleTimeoutMs ?? IDLE_TIMEOUT_MS);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && redirect !== "manual") {
