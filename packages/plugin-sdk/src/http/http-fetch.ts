@@ -11,8 +11,7 @@
 // URLSearchParams. Redirects are followed (at most 20) unless `redirect` says otherwise;
 // responses are not decompressed (no `accept-encoding` is sent unless the caller sets one). A
 // connection that stays silent for 300 s fails the request, as undici's default timeouts do.
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 
 /** The request options `httpFetch` reads; the other `RequestInit` members (mode, cache, ...) are browser-only and ignored. */
 export interface HttpFetchInit {
@@ -109,13 +108,13 @@ function exchange(
   body: Buffer | undefined,
   signal: AbortSignal | undefined,
   idleTimeoutMs: number,
+  transport: { request: typeof http.request },
 ): Promise<{ res: http.IncomingMessage; data: Buffer }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError(signal));
       return;
     }
-    const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, { method, headers: body ? { ...headers, "content-length": String(body.byteLength) } : headers });
     req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`no data from ${url.host} for ${idleTimeoutMs / 1000} s`)));
     const onAbort = () => req.destroy(abortError(signal!) as Error);
@@ -159,7 +158,10 @@ export async function httpFetch(input: string | URL | { url: string }, init: Htt
   const redirect = init.redirect ?? "follow";
   for (let hops = 0; ; hops++) {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`fetch failed: ${url.protocol} URLs are not supported`);
-    const { res, data } = await exchange(url, method, headers, body, signal, init.idleTimeoutMs ?? IDLE_TIMEOUT_MS);
+    // Loaded at the first request, not with the SDK: a CLI command that imports the SDK and makes
+    // no request does not pay for node:http, node:https and tls.
+    const transport = url.protocol === "https:" ? await import("node:https") : await import("node:http");
+    const { res, data } = await exchange(url, method, headers, body, signal, init.idleTimeoutMs ?? IDLE_TIMEOUT_MS, transport);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && redirect !== "manual") {
