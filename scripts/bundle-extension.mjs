@@ -15,6 +15,8 @@
 // --lazy <package>: bundled, but the library's `require("<package>")` returns a stand-in that runs
 // the package's code on first use (scripts/lib/lazy-require-plugin.mjs): for packages a library
 // requires at the top and uses only in some calls, so loading the channel does not evaluate them.
+// --es-modules <package>: the package is bundled from its ES modules (`module` entry), so what the
+// extension does not import is left out (scripts/lib/es-modules-plugin.mjs).
 // --code-cache <module>: a module the extension imports (a large platform library, or a file of
 // the extension that only re-exports one) is bundled alone as CommonJS into dist/bundle/<name>.cjs
 // and loaded through a V8 code cache, which skips most of its compile time at later starts
@@ -25,6 +27,7 @@
 // dist/bundle/THIRD-PARTY-NOTICES.md.
 //
 //   node ../../scripts/bundle-extension.mjs [--external <package>]... [--optional <package>]... [--lazy <package>]...
+//     [--es-modules <package>]... [--code-cache <module>]...
 //   (in the extension's folder)
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -33,6 +36,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { codeCachePlugin } from "./lib/code-cache-plugin.mjs";
+import { esModulesPlugin } from "./lib/es-modules-plugin.mjs";
 import { lazyRequirePlugin } from "./lib/lazy-require-plugin.mjs";
 
 const { values } = parseArgs({
@@ -41,6 +45,7 @@ const { values } = parseArgs({
     optional: { type: "string", multiple: true, default: [] },
     lazy: { type: "string", multiple: true, default: [] },
     "code-cache": { type: "string", multiple: true, default: [] },
+    "es-modules": { type: "string", multiple: true, default: [] },
   },
 });
 const root = process.cwd();
@@ -50,7 +55,10 @@ const HOST_SHARED = ["@openclaw/plugin-sdk", "zod"];
 const externalNames = [...HOST_SHARED, ...values.external];
 const external = [...externalNames, ...values.optional].flatMap((name) => [name, `${name}/*`]);
 
-const lazyPlugins = values.lazy.length > 0 ? [lazyRequirePlugin(values.lazy)] : [];
+const libraryPlugins = [
+  ...(values.lazy.length > 0 ? [lazyRequirePlugin(values.lazy)] : []),
+  ...(values["es-modules"].length > 0 ? [esModulesPlugin(values["es-modules"])] : []),
+];
 // The options of every output: the channel's ES modules and the code-cached CommonJS libraries.
 const COMMON_OPTIONS = {
   absWorkingDir: root,
@@ -69,7 +77,7 @@ const COMMON_OPTIONS = {
   minifySyntax: true,
   sourcemap: "linked",
   sourcesContent: false,
-  plugins: lazyPlugins,
+  plugins: libraryPlugins,
   logLevel: "warning",
 };
 
@@ -95,7 +103,7 @@ const result = await build({
   inject: [fileURLToPath(new URL("lib/esm-dirname-shim.mjs", import.meta.url))],
   define: { __dirname: "__openclawDirname", __filename: "__openclawFilename" },
   banner: { js: 'import { createRequire as __openclawRequire } from "node:module"; const require = __openclawRequire(import.meta.url);' },
-  plugins: [...(codeCache ? [codeCache.plugin] : []), ...lazyPlugins],
+  plugins: [...(codeCache ? [codeCache.plugin] : []), ...libraryPlugins],
 });
 
 codeCache?.check(result.metafile);

@@ -1,11 +1,17 @@
 /**
- * The Open API calls of one account, through the SDK's `Client` (which fetches and renews the
- * tenant access token). Every failure becomes the SDK contract's one error shape: frequency limits
+ * The Open API calls of one account (open-api.ts fetches and renews the tenant access token). Every failure becomes the SDK contract's one error shape: frequency limits
  * are `RateLimitedError`s and card update conflicts `TransientSendError`s (the send budget retries
  * both), 5xx and network errors are transient, anything else is permanent.
  */
 import { PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
-import type { LarkClient } from "./lark.js";
+import {
+  type FormPart,
+  type HttpMethod,
+  type OpenApiAnswer,
+  type OpenApiClient,
+  type OpenApiRequest,
+  TenantTokenError,
+} from "./open-api.js";
 
 /** Codes Feishu answers for "too many requests" (app, tenant and per-chat frequency limits). */
 export const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([99991400, 99991403, 230020, 11232, 11233, 11247, 300310]);
@@ -31,20 +37,6 @@ export class FeishuApiError extends Error {
   }
 }
 
-interface Envelope {
-  code?: number;
-  msg?: string;
-  data?: unknown;
-}
-
-/** The body and status of an axios error, when it has a response. */
-function responseOf(error: unknown): { status: number; body: Envelope; headers: Record<string, string> } | undefined {
-  const response = (error as { response?: { status?: number; data?: unknown; headers?: Record<string, string> } })?.response;
-  if (response === undefined || typeof response.status !== "number") return undefined;
-  const body = response.data !== null && typeof response.data === "object" ? (response.data as Envelope) : {};
-  return { status: response.status, body, headers: response.headers ?? {} };
-}
-
 /** The contract's error for a refused call. */
 export function sendErrorOf(what: string, code: number, msg: string, httpStatus?: number, retryAfterMs?: number): Error {
   const text = `Feishu refused ${what}: ${msg || "no message"} (code ${code}${httpStatus ? `, HTTP ${httpStatus}` : ""})`;
@@ -57,38 +49,46 @@ export function sendErrorOf(what: string, code: number, msg: string, httpStatus?
 
 /** The calls of one account. */
 export class FeishuApi {
-  constructor(readonly client: LarkClient) {}
+  constructor(readonly client: OpenApiClient) {}
 
   /** One call; resolves with `data` of a `code: 0` answer, throws the contract's error otherwise. */
   async call<T = Record<string, unknown>>(
     what: string,
-    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    method: HttpMethod,
     url: string,
     data?: unknown,
     params?: Record<string, string>,
   ): Promise<T> {
-    let body: Envelope;
+    return this.answer<T>(what, { method, path: url, ...(data !== undefined ? { json: data } : {}), ...(params ? { query: params } : {}) });
+  }
+
+  /** A multipart upload (images, files); resolves with `data` like `call`. */
+  async upload<T = Record<string, unknown>>(what: string, path: string, parts: FormPart[]): Promise<T> {
+    return this.answer<T>(what, { method: "POST", path, form: parts });
+  }
+
+  private async answer<T>(what: string, request: OpenApiRequest): Promise<T> {
+    let answer: OpenApiAnswer;
     try {
-      body = ((await this.client.request({ method, url, ...(data !== undefined ? { data } : {}), ...(params ? { params } : {}) })) ??
-        {}) as Envelope;
+      answer = await this.client.request(request);
     } catch (error) {
-      const response = responseOf(error);
-      if (response === undefined) {
-        if (error instanceof FeishuApiError) throw error;
-        throw new TransientSendError(`Feishu could not be reached for ${what}: ${(error as Error)?.message ?? String(error)}`, {
-          cause: error,
-        });
-      }
-      const reset = Number(response.headers["x-ogw-ratelimit-reset"]);
+      if (error instanceof TenantTokenError)
+        throw sendErrorOf(`a tenant access token for ${what}`, error.code, error.platformMessage, error.httpStatus);
+      throw new TransientSendError(`Feishu could not be reached for ${what}: ${(error as Error)?.message ?? String(error)}`, {
+        cause: error,
+      });
+    }
+    const { status, body } = answer;
+    if (status >= 400 || (body.code !== undefined && body.code !== 0)) {
+      const reset = Number(answer.header("x-ogw-ratelimit-reset"));
       throw sendErrorOf(
         what,
-        response.body.code ?? response.status,
-        response.body.msg ?? "",
-        response.status,
+        body.code ?? status,
+        body.msg ?? "",
+        status >= 400 ? status : undefined,
         Number.isFinite(reset) && reset > 0 ? reset * 1000 : undefined,
       );
     }
-    if (body.code !== undefined && body.code !== 0) throw sendErrorOf(what, body.code, body.msg ?? "");
     // Most answers carry their result in `data`; a few (bot info) at the top level.
     return (body.data ?? body) as T;
   }

@@ -37,6 +37,15 @@ export {
 export { SEEN_CURSOR_KEY, SeenIds } from "./dedupe.js";
 export { MESSAGE_EVENT, normalizeMessageEvent, postText, type MessageEvent } from "./inbound.js";
 export { DEFAULT_RECREATE_BACKOFF, runLongConnection, type RecreateBackoff } from "./long-connection.js";
+export {
+  OpenApiClient,
+  type OpenApiClientOptions,
+  type OpenApiAnswer,
+  type OpenApiRequest,
+  TENANT_TOKEN_PATH,
+  TenantTokenError,
+  TOKEN_REFUSED_CODES,
+} from "./open-api.js";
 export { createFeishuOutbound, postContent, TYPING_EMOJI, type FeishuOutboundOptions } from "./outbound.js";
 export { chunkForFeishu, cutPoint, endsAtBreak, jsonBytes, openFence } from "./text.js";
 export { createWebhookHandler, decryptPayload, MAX_FAILURES, sameSecret, signatureOf, type WebhookKeys } from "./webhook.js";

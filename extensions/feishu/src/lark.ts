@@ -1,31 +1,8 @@
 /**
- * The few parts of `@larksuiteoapi/node-sdk` this plugin uses, typed here and loaded lazily (the
- * SDK is large: the light config entry and validation never load it).
+ * The parts of `@larksuiteoapi/node-sdk` this plugin uses (the long connection), typed here and
+ * loaded lazily: the light config entry, validation and webhook mode never load it.
  */
 import type { PluginLogger } from "@openclaw/plugin-sdk";
-
-/** `Client.request`: an Open API call with the tenant token added; resolves with the response body. */
-export interface LarkClient {
-  request(payload: {
-    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-    url: string;
-    data?: unknown;
-    params?: Record<string, string>;
-    headers?: Record<string, string>;
-  }): Promise<unknown>;
-  im: {
-    image: { create(payload: { data: { image_type: "message"; image: Buffer } }): Promise<{ image_key?: string } | null> };
-    file: {
-      create(payload: { data: { file_type: string; file_name: string; file: Buffer } }): Promise<{ file_key?: string } | null>;
-    };
-    messageResource: {
-      get(payload: {
-        params: { type: "image" | "file" };
-        path: { message_id: string; file_key: string };
-      }): Promise<{ getReadableStream(): NodeJS.ReadableStream }>;
-    };
-  };
-}
 
 /** The SDK's long-connection client. */
 export interface LarkWSClient {
@@ -38,24 +15,13 @@ export interface LarkEventDispatcher {
   register(handles: Record<string, (data: Record<string, unknown>) => Promise<unknown>>): LarkEventDispatcher;
 }
 
-interface LarkModule {
-  Client: new (options: Record<string, unknown>) => LarkClient;
-  WSClient: new (options: Record<string, unknown>) => LarkWSClient;
-  EventDispatcher: new (options: Record<string, unknown>) => LarkEventDispatcher;
-  LoggerLevel: Record<string, number>;
-}
+type LarkModule = typeof import("./lark-sdk.js");
 
 let loaded: Promise<LarkModule> | undefined;
 
-/**
- * The SDK module (loaded once, on the first connection). The specifier is cast so the type checker
- * does not load the SDK's 17 MB of types; the published package bundles the SDK with the plugin
- * (scripts/bundle-extension.mjs), so this loads one file instead of its CommonJS tree.
- */
+/** The SDK's long connection (loaded once, on the first connection; lark-sdk.js says what it holds). */
 export function loadLark(): Promise<LarkModule> {
-  loaded ??= import("@larksuiteoapi/node-sdk" as string).then((mod: { default?: LarkModule } & LarkModule) =>
-    mod.Client ? mod : (mod.default as LarkModule),
-  );
+  loaded ??= import("./lark-sdk.js");
   return loaded;
 }
 

@@ -21,7 +21,6 @@ import type { FeishuAccount } from "./account.js";
 import type { FeishuApi } from "./api.js";
 import { type CardPacing, CardStream } from "./card-stream.js";
 import { FEISHU_CONTENT_BYTES } from "./config.js";
-import type { LarkClient } from "./lark.js";
 import { chunkForFeishu } from "./text.js";
 
 /** The emoji of the typing reaction. */
@@ -38,7 +37,6 @@ export function postContent(text: string): string {
 export interface FeishuOutboundOptions {
   account: FeishuAccount;
   api: FeishuApi;
-  client: LarkClient;
   pacing?: CardPacing;
   /** Bytes of text per streaming card (tests shrink it). */
   cardBytes?: number;
@@ -51,7 +49,7 @@ export type FeishuOutbound = Required<
   ChannelOutbound;
 
 export function createFeishuOutbound(options: FeishuOutboundOptions): FeishuOutbound {
-  const { account, api, client } = options;
+  const { account, api } = options;
   const split = new SplitSendTracker();
   /** Typing reactions by the message they are on. */
   const typing = new Map<string, Promise<string | undefined>>();
@@ -100,12 +98,19 @@ export function createFeishuOutbound(options: FeishuOutboundOptions): FeishuOutb
       );
     }
     if (media.kind === "image") {
-      const res = await client.im.image.create({ data: { image_type: "message", image: bytes } });
+      const res = await api.upload<{ image_key?: string }>("an image upload", "/open-apis/im/v1/images", [
+        { name: "image_type", value: "message" },
+        { name: "image", file: bytes, fileName: media.fileName ?? "image" },
+      ]);
       if (!res?.image_key) throw new PermanentSendError("Feishu did not take the image", "upload_failed");
       return { msgType: "image", content: JSON.stringify({ image_key: res.image_key }) };
     }
     const name = media.fileName ?? basename(media.source.split("?")[0] ?? "file");
-    const res = await client.im.file.create({ data: { file_type: fileType(name), file_name: name, file: bytes } });
+    const res = await api.upload<{ file_key?: string }>("a file upload", "/open-apis/im/v1/files", [
+      { name: "file_type", value: fileType(name) },
+      { name: "file_name", value: name },
+      { name: "file", file: bytes, fileName: name },
+    ]);
     if (!res?.file_key) throw new PermanentSendError("Feishu did not take the file", "upload_failed");
     return { msgType: "file", content: JSON.stringify({ file_key: res.file_key }) };
   }

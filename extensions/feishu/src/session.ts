@@ -10,8 +10,8 @@ import { FeishuApi } from "./api.js";
 import type { CardPacing } from "./card-stream.js";
 import { SeenIds } from "./dedupe.js";
 import { MESSAGE_EVENT, type MessageEvent, normalizeMessageEvent } from "./inbound.js";
-import { larkLogger, loadLark } from "./lark.js";
 import { DEFAULT_RECREATE_BACKOFF, type RecreateBackoff, runLongConnection } from "./long-connection.js";
+import { OpenApiClient } from "./open-api.js";
 import { createFeishuOutbound } from "./outbound.js";
 import { createWebhookHandler, WEBHOOK_BODY_BYTES } from "./webhook.js";
 
@@ -32,14 +32,7 @@ export async function connectFeishuAccount(
 ): Promise<AccountSession> {
   const { account, log } = ctx;
   ctx.status({ state: "starting" });
-  const lark = await loadLark();
-  const client = new lark.Client({
-    appId: account.appId,
-    appSecret: account.appSecret,
-    domain: account.domain,
-    logger: larkLogger(log),
-  });
-  const api = new FeishuApi(client);
+  const api = new FeishuApi(new OpenApiClient({ appId: account.appId, appSecret: account.appSecret, baseUrl: account.domain }));
   let bot: { open_id?: string; app_name?: string } | undefined;
   try {
     bot = (await api.call<{ bot?: { open_id?: string; app_name?: string } }>("reading the bot's info", "GET", "/open-apis/bot/v3/info"))
@@ -61,7 +54,6 @@ export async function connectFeishuAccount(
   const outbound = createFeishuOutbound({
     account,
     api,
-    client,
     ...(tuning.pacing ? { pacing: tuning.pacing } : {}),
     ...(tuning.cardBytes ? { cardBytes: tuning.cardBytes } : {}),
   });

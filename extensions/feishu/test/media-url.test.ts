@@ -1,18 +1,22 @@
-// Media sent from an http(s) URL: the file is downloaded (the SDK's httpFetch) and uploaded; a
-// URL that answers an error status is refused, and nothing is uploaded or sent.
+// Media sent from an http(s) URL: the file is downloaded (the SDK's httpFetch), uploaded to the
+// fake Feishu Open Platform and sent as an image message; a URL that answers an error status is
+// refused, and nothing is uploaded or sent.
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mergeAccountConfig, PermanentSendError, type SendOptions } from "@openclaw/plugin-sdk";
+import { type FakeFeishu, startFakeFeishu } from "@openclaw/testkit/feishu";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FeishuApi } from "../src/api.js";
 import configEntry from "../src/config.js";
 import plugin from "../src/index.js";
-import type { LarkClient } from "../src/lark.js";
+import { OpenApiClient } from "../src/open-api.js";
 import { createFeishuOutbound } from "../src/outbound.js";
-import type { FeishuApi } from "../src/api.js";
+import { GROUP_CHAT } from "./helpers.js";
 
 let server: http.Server;
 let base: string;
+let fake: FakeFeishu;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -27,10 +31,12 @@ beforeAll(async () => {
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake = await startFakeFeishu();
 });
 
-afterAll(() => {
+afterAll(async () => {
   server.close();
+  await fake.close();
 });
 
 const options = (idempotencyKey: string): SendOptions => ({
@@ -41,52 +47,41 @@ const options = (idempotencyKey: string): SendOptions => ({
 });
 
 function outbound() {
-  const parsed = configEntry.schema.parse({ appId: "cli_x", appSecret: "s" });
+  const parsed = configEntry.schema.parse({ appId: fake.appId, appSecret: fake.appSecret, domain: fake.baseUrl });
   const account = plugin.resolveAccount({
     accountId: "default",
     config: mergeAccountConfig(parsed, "default") as never,
     channel: parsed,
     env: {},
   });
-  const uploads: Buffer[] = [];
-  const calls: { path: string; body: unknown }[] = [];
-  const client = {
-    im: {
-      image: {
-        create: async ({ data }: { data: { image: Buffer } }) => {
-          uploads.push(data.image);
-          return { image_key: "img_1" };
-        },
-      },
-    },
-  } as unknown as LarkClient;
-  const api = {
-    call: async (_what: string, _method: string, path: string, body?: unknown) => {
-      calls.push({ path, body });
-      return { message_id: "om_1" };
-    },
-  } as unknown as FeishuApi;
-  return { out: createFeishuOutbound({ account, api, client }), uploads, calls };
+  const api = new FeishuApi(new OpenApiClient({ appId: fake.appId, appSecret: fake.appSecret, baseUrl: fake.baseUrl }));
+  return createFeishuOutbound({ account, api });
 }
 
 describe("media from a URL", () => {
   it("is downloaded and uploaded, then sent as an image message", async () => {
-    const { out, uploads, calls } = outbound();
-    const sent = await out.sendMedia({ chat: { id: "oc_1", kind: "group" } }, { kind: "image", source: `${base}/cat.png` }, options("k1"));
-    expect(sent.messageId).toBe("om_1");
-    expect(uploads.map((b) => b.toString())).toEqual(["not really a png"]);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.body).toMatchObject({ msg_type: "image", content: JSON.stringify({ image_key: "img_1" }) });
+    const sent = await outbound().sendMedia(
+      { chat: { id: GROUP_CHAT, kind: "group" } },
+      { kind: "image", source: `${base}/cat.png` },
+      options("k1"),
+    );
+    const uploads = fake.uploads();
+    expect(uploads.map((u) => [u.kind, Buffer.from(u.bytes).toString(), u.fields.image_type])).toEqual([
+      ["image", "not really a png", "message"],
+    ]);
+    const message = fake.message(sent.messageId);
+    expect(message?.msgType).toBe("image");
+    expect(message?.content).toEqual({ image_key: uploads[0]!.key });
   });
 
   it("is refused when the URL answers an error status: nothing is uploaded or sent", async () => {
-    const { out, uploads, calls } = outbound();
-    const failure = await out
-      .sendMedia({ chat: { id: "oc_1", kind: "group" } }, { kind: "image", source: `${base}/gone.png` }, options("k2"))
+    const before = { uploads: fake.uploads().length, messages: fake.messages(GROUP_CHAT).length };
+    const failure = await outbound()
+      .sendMedia({ chat: { id: GROUP_CHAT, kind: "group" } }, { kind: "image", source: `${base}/gone.png` }, options("k2"))
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(PermanentSendError);
     expect((failure as PermanentSendError).message).toBe(`fetching ${base}/gone.png failed: HTTP 404`);
-    expect(uploads).toEqual([]);
-    expect(calls).toEqual([]);
+    expect(fake.uploads()).toHaveLength(before.uploads);
+    expect(fake.messages(GROUP_CHAT)).toHaveLength(before.messages);
   });
 });
