@@ -21,6 +21,9 @@
 // the extension that only re-exports one) is bundled alone as CommonJS into dist/bundle/<name>.cjs
 // and loaded through a V8 code cache, which skips most of its compile time at later starts
 // (scripts/lib/code-cache-plugin.mjs).
+// --hide-fetch-globals <module>: a --code-cache module whose top-level code runs with the fetch
+// API's globals (fetch, Request, Response, Headers, FormData) undefined: for libraries that only
+// feature-detect them at load (axios), so loading them does not make Node load undici.
 // Minified (whitespace and syntax; names kept) with linked source maps without sources: loaded
 // source text stays in V8's heap, so less of it is less memory; `--enable-source-maps` maps stack
 // traces back to the libraries' own files. The licences of the bundled packages go to
@@ -46,6 +49,7 @@ const { values } = parseArgs({
     lazy: { type: "string", multiple: true, default: [] },
     "code-cache": { type: "string", multiple: true, default: [] },
     "es-modules": { type: "string", multiple: true, default: [] },
+    "hide-fetch-globals": { type: "string", multiple: true, default: [] },
   },
 });
 const root = process.cwd();
@@ -83,13 +87,14 @@ const COMMON_OPTIONS = {
 
 rmSync(outdir, { recursive: true, force: true });
 const codeCache =
-  values["code-cache"].length > 0
+  values["code-cache"].length > 0 || values["hide-fetch-globals"].length > 0
     ? await codeCachePlugin({
         outdir,
         specifiers: values["code-cache"],
         hostShared: HOST_SHARED,
         resolveDir: path.join(root, "src"),
         options: COMMON_OPTIONS,
+        hideFetchGlobals: values["hide-fetch-globals"],
       })
     : undefined;
 const result = await build({

@@ -36,9 +36,13 @@ const isPackageFile = (input) => input.includes("node_modules/");
  * `check(mainMetafile)`, which fails the build on shared files, and `merged(mainMetafile)`.
  * `hostShared`: the packages the host provides (kept external, never required from the .cjs);
  * `options`: the options every output of the extension shares (working folder, externals, --lazy
- * plugins, minify and source-map settings).
+ * plugins, minify and source-map settings); `hideFetchGlobals`: those of `specifiers` whose
+ * top-level code runs with the fetch API's globals undefined (code-cached-require.mjs).
  */
-export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShared, options }) {
+export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShared, options, hideFetchGlobals = [] }) {
+  const notCached = hideFetchGlobals.filter((s) => !specifiers.includes(s));
+  if (notCached.length)
+    throw new Error(`--hide-fetch-globals ${notCached.join(", ")}: not a --code-cache module; add --code-cache ${notCached[0]}`);
   const modules = new Map();
   for (const specifier of specifiers) {
     const file = cachedFileName(specifier);
@@ -114,7 +118,7 @@ export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShar
         const named = names.filter((n) => n !== "default");
         const lines = [
           `import { codeCachedRequire } from ${JSON.stringify(RUNTIME)};`,
-          `const m = codeCachedRequire(new URL(${JSON.stringify(`./${file}`)}, import.meta.url));`,
+          `const m = codeCachedRequire(new URL(${JSON.stringify(`./${file}`)}, import.meta.url)${hideFetchGlobals.includes(args.path) ? ", { hideFetchGlobals: true }" : ""});`,
           names.includes("default") ? "export default m.default;" : "export default m;",
         ];
         if (named.length) lines.push(`export const { ${named.join(", ")} } = m;`);

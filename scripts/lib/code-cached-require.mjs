@@ -27,6 +27,26 @@ import vm from "node:vm";
 const debug = debuglog("openclaw");
 const loaded = new Map();
 
+/** The fetch API's globals: Node loads undici (~1 MB of JavaScript) when any of them is first read. */
+const FETCH_GLOBALS = ["fetch", "Request", "Response", "Headers", "FormData"];
+
+/**
+ * Runs `load` with the fetch API's globals reading as undefined, then puts them back as they were
+ * (still lazy). For libraries that only feature-detect them when they load (axios does, and then
+ * sends over node:http in Node anyway): loading such a library no longer loads undici. The load is
+ * synchronous, so no other code sees the globals missing.
+ */
+function withoutFetchGlobals(load) {
+  const saved = FETCH_GLOBALS.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]).filter(([, d]) => d?.configurable);
+  for (const [name, d] of saved)
+    Object.defineProperty(globalThis, name, { value: undefined, writable: true, configurable: true, enumerable: d.enumerable });
+  try {
+    return load();
+  } finally {
+    for (const [name, d] of saved) Object.defineProperty(globalThis, name, d);
+  }
+}
+
 /** The cache folder, or undefined when the cache is off. */
 function cacheDir() {
   const setting = process.env.OPENCLAW_CODE_CACHE;
@@ -115,13 +135,16 @@ function compileCached(file) {
 
 /**
  * The exports of the CommonJS file at `url` (once per process, like `require`). The module
- * namespace `import()` would give for it: its exports as `default`.
+ * namespace `import()` would give for it: its exports as `default`. `hideFetchGlobals`: the file's
+ * top-level code runs with `fetch`, `Request`, `Response`, `Headers` and `FormData` undefined
+ * (bundle-extension.mjs `--hide-fetch-globals`).
  */
-export function codeCachedRequire(url) {
+export function codeCachedRequire(url, options = {}) {
   const file = fileURLToPath(url);
   let exports = loaded.get(file);
   if (exports === undefined) {
-    exports = process.sourceMapsEnabled ? createRequire(file)(file) : compileCached(file);
+    const load = () => (process.sourceMapsEnabled ? createRequire(file)(file) : compileCached(file));
+    exports = options.hideFetchGlobals ? withoutFetchGlobals(load) : load();
     loaded.set(file, exports);
   }
   return exports;

@@ -146,4 +146,37 @@ describe("codeCachedRequire", () => {
     expect(output.version).toBe("v1");
     expect(debug[1]).toMatch(/^code cache not written: /);
   });
+
+  it("with hideFetchGlobals, the file's top-level code sees no fetch API, and loading it does not load undici", () => {
+    writeFileSync(
+      path.join(dir, "lib.cjs"),
+      `"use strict";
+const seen = ["fetch", "Request", "Response", "Headers", "FormData"].map((n) => typeof globalThis[n]);
+module.exports = { seen, later: () => typeof fetch };
+`,
+    );
+    const load = (options: string) => {
+      writeFileSync(
+        path.join(dir, "main.mjs"),
+        `import { codeCachedRequire } from ${JSON.stringify(RUNTIME)};
+const lib = codeCachedRequire(new URL("./lib.cjs", import.meta.url)${options});
+const undici = process.moduleLoadList.some((m) => m.includes("undici"));
+console.log(JSON.stringify({ seen: lib.seen, undici, later: lib.later(), global: typeof Response }));
+`,
+      );
+      return run().output;
+    };
+    expect(load(", { hideFetchGlobals: true }")).toEqual({
+      seen: ["undefined", "undefined", "undefined", "undefined", "undefined"],
+      undici: false,
+      later: "function", // put back after the load, still Node's own
+      global: "function",
+    });
+    expect(load("")).toEqual({
+      seen: ["function", "function", "function", "function", "function"],
+      undici: true,
+      later: "function",
+      global: "function",
+    });
+  });
 });
