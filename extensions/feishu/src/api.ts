@@ -1,6 +1,7 @@
 /**
- * The Open API calls of one account (open-api.ts fetches and renews the tenant access token). Every failure becomes the SDK contract's one error shape: frequency limits
- * are `RateLimitedError`s and card update conflicts `TransientSendError`s (the send budget retries
+ * The Open API calls of one account (open-api.ts fetches and renews the tenant access token).
+ * Every failure becomes the SDK contract's one error shape: frequency limits are
+ * `RateLimitedError`s and card update conflicts `TransientSendError`s (the send budget retries
  * both), 5xx and network errors are transient, anything else is permanent.
  */
 import { PermanentSendError, RateLimitedError, TransientSendError } from "@openclaw/plugin-sdk";
