@@ -18,7 +18,7 @@
 // Environment: the inherited one minus OPENCLAW_* (see bench/README.md), HOME a temp folder, the
 // fake WhatsApp's URL for the fixture plugin.
 // Targets: all five connected within 1 s of the spawn; idle RSS < 90 MB.
-// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>] [--by-path] [--idle-runs 3]   (needs `pnpm build`)
+// Usage: node bench/channels-connect.mjs [--runs 5] [--only telegram,matrix] [--cpu-prof-dir <dir>] [--by-path] [--idle-runs 3] [--node-flags "<flags>"] [--hold <s>]   (needs `pnpm build`)
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -41,11 +41,19 @@ const { values: args } = parseArgs({
     "by-path": { type: "boolean", default: false },
     // How many of the runs (the last ones) also measure the idle RSS (12 s each).
     "idle-runs": { type: "string", default: "3" },
+    // e.g. --node-flags "--max-semi-space-size=1": node flags for the gateway (experiments).
+    "node-flags": { type: "string" },
+    // e.g. --hold 600: after the last idle reading, print the gateway's pid and keep it running
+    // this many seconds (to inspect /proc/<pid>/smaps or attach a debugger).
+    hold: { type: "string" },
   },
 });
 const ALL_CHANNELS = ["telegram", "matrix", "feishu", "qqbot", "whatsapp"];
 const CHANNELS = args.only ? args.only.split(",").filter((c) => ALL_CHANNELS.includes(c)) : ALL_CHANNELS;
-const NODE_ARGS = args["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${args["cpu-prof-dir"]}`] : [];
+const NODE_ARGS = [
+  ...(args["cpu-prof-dir"] ? ["--cpu-prof", `--cpu-prof-dir=${args["cpu-prof-dir"]}`] : []),
+  ...(args["node-flags"]?.split(/\s+/).filter(Boolean) ?? []),
+];
 const RUNS = Number(args.runs);
 const IDLE_RUNS = Math.max(1, Math.min(RUNS, Number(args["idle-runs"])));
 const TARGET = { connectedMs: 1000, rssMb: 90 };
@@ -150,7 +158,7 @@ if (CHANNELS.includes("whatsapp")) {
 }
 
 /** One start: spawn -> port accepts -> all five accounts connected; optionally the idle RSS. */
-async function startOnce({ idle = false } = {}) {
+async function startOnce({ idle = false, hold = 0 } = {}) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [...NODE_ARGS, CLI, "gateway", "--port", String(port)], {
@@ -205,6 +213,10 @@ async function startOnce({ idle = false } = {}) {
       const text = status();
       idleParts = { anon: field(text, "RssAnon"), file: field(text, "RssFile"), shmem: field(text, "RssShmem") };
     }
+    if (hold > 0) {
+      console.error(`bench/channels-connect: gateway pid ${child.pid} (port ${port}), held for ${hold} s`);
+      await sleep(hold * 1000);
+    }
     return { acceptMs, connectedMs, cpuMs, idleRssMb, idleParts, perChannel: Object.fromEntries(connectedAt) };
   } finally {
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -226,7 +238,7 @@ try {
   const baseline = [];
   for (let i = 0; i < RUNS; i++) {
     baseline.push(nodeBaseline());
-    runs.push(await startOnce({ idle: i >= RUNS - IDLE_RUNS }));
+    runs.push(await startOnce({ idle: i >= RUNS - IDLE_RUNS, hold: i === RUNS - 1 ? Number(args.hold ?? 0) : 0 }));
   }
   const idle = runs.filter((r) => r.idleRssMb !== undefined);
   const idleMedian = idle.find((r) => r.idleRssMb === median(idle.map((x) => x.idleRssMb)));
