@@ -30,6 +30,10 @@ export function cachedFileName(specifier) {
 
 /** Inputs of a metafile that are files of packages (under node_modules/). */
 const isPackageFile = (input) => input.includes("node_modules/");
+// Files of the build's own plugins that a library's module is replaced with (e.g.
+// protobuf-static-facade.cjs): library code too, not the extension's.
+const HELPERS = path.dirname(fileURLToPath(import.meta.url));
+const isLibraryFile = (input, workingDir) => isPackageFile(input) || path.resolve(workingDir, input).startsWith(`${HELPERS}${path.sep}`);
 
 /**
  * Builds each module into `<outdir>/<name>.cjs` and returns the esbuild plugin for the main build,
@@ -64,7 +68,7 @@ export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShar
     });
     const names = Object.values(esm.metafile.outputs).flatMap((o) => o.exports);
     const inputs = Object.keys(cjs.metafile.inputs).filter((i) => !i.endsWith("-entry.js"));
-    const own = inputs.filter((i) => !isPackageFile(i));
+    const own = inputs.filter((i) => !isLibraryFile(i, options.absWorkingDir));
     if (own.length > 1) {
       throw new Error(
         `--code-cache ${specifier}: ${file} would hold files of the extension besides the module itself (${own.join(", ")}), a second copy of their state. Import only the library in that module.`,
@@ -81,7 +85,12 @@ export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShar
         `--code-cache ${specifier}: ${file} would require ${[...new Set(hostImports)].join(", ")}, which the gateway provides as ES modules (a require() would load a second copy). Import those outside that module.`,
       );
     }
-    modules.set(specifier, { file, names, inputs: new Set(inputs.filter(isPackageFile)), metafile: cjs.metafile });
+    modules.set(specifier, {
+      file,
+      names,
+      inputs: new Set(inputs.filter((i) => isLibraryFile(i, options.absWorkingDir))),
+      metafile: cjs.metafile,
+    });
   }
   // Candidates by name (a relative module may be imported as ../x.js from a subfolder), then kept
   // only when they resolve to the module's own file.
