@@ -14,6 +14,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { escapeRegExp } from "./exact-filter.mjs";
 
 const NAMESPACE = "openclaw-code-cache";
 const RUNTIME = fileURLToPath(new URL("code-cached-require.mjs", import.meta.url));
@@ -94,8 +95,7 @@ export async function codeCachePlugin({ outdir, specifiers, resolveDir, hostShar
   }
   // Candidates by name (a relative module may be imported as ../x.js from a subfolder), then kept
   // only when they resolve to the module's own file.
-  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  const patterns = specifiers.map((s) => (s.startsWith(".") ? `(^|/)${escape(path.posix.basename(s))}$` : `^${escape(s)}$`));
+  const patterns = specifiers.map((s) => (s.startsWith(".") ? `(^|/)${escapeRegExp(path.posix.basename(s))}$` : `^${escapeRegExp(s)}$`));
   const filter = new RegExp(patterns.join("|"));
   const matchers = patterns.map((p) => new RegExp(p));
   const specifierOf = (requested) => specifiers.find((_, i) => matchers[i].test(requested));

@@ -5,12 +5,11 @@
 // builds without an `exports` map, where esbuild's node default takes `main`.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-
-const escapeRegExp = (name) => name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+import { exactFilter } from "./exact-filter.mjs";
 
 /** The plugin for these package names (exact specifiers). */
 export function esModulesPlugin(names) {
-  const filter = new RegExp(`^(${names.map(escapeRegExp).join("|")})$`);
+  const filter = exactFilter(names);
   return {
     name: "es-modules",
     setup(build) {

@@ -10,13 +10,13 @@
 // stand-in is the real module's: `stand.get(...)`, `stand(...)`, `new stand.Axios()`, `key in
 // stand`, `Object.keys(stand)` (which loads it).
 import { createRequire } from "node:module";
+import { exactFilter } from "./exact-filter.mjs";
 
 const NAMESPACE = "openclaw-lazy-require";
 
 /** The plugin for these package names (exact specifiers, as the library writes them). */
 export function lazyRequirePlugin(names) {
-  const escaped = names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-  const filter = new RegExp(`^(${escaped.join("|")})$`);
+  const filter = exactFilter(names);
   return {
     name: "lazy-require",
     setup(build) {

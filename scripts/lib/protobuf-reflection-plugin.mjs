@@ -18,6 +18,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { exactFilter } from "./exact-filter.mjs";
 
 const FACADE = fileURLToPath(new URL("protobuf-static-facade.cjs", import.meta.url));
 
@@ -30,11 +31,10 @@ export function protobufReflectionPlugin(pairs, { resolveDir }) {
     if (!module || !proto) throw new Error(`--protobuf-reflection ${pair}: expected <generated module>=<proto file>`);
     replaced.set(require.resolve(module), { module, proto: require.resolve(proto) });
   }
-  const escaped = [...replaced.keys()].map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
   return {
     name: "protobuf-reflection",
     setup(build) {
-      build.onLoad({ filter: new RegExp(`^(${escaped.join("|")})$`) }, (args) => {
+      build.onLoad({ filter: exactFilter([...replaced.keys()]) }, (args) => {
         const { module, proto } = replaced.get(args.path);
         const generatedRequire = createRequire(args.path);
         let protobuf;
