@@ -26,18 +26,6 @@ export const CARD_CONFLICT_CODES: ReadonlySet<number> = new Set([300317, 300309,
 /** How long to wait after a frequency limit when the platform names no time. */
 const DEFAULT_RETRY_MS = 1000;
 
-/** An Open API answer that is not `code: 0`. */
-export class FeishuApiError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly httpStatus: number | undefined,
-  ) {
-    super(message);
-    this.name = "FeishuApiError";
-  }
-}
-
 /** The contract's error for a refused call. */
 export function sendErrorOf(what: string, code: number, msg: string, httpStatus?: number, retryAfterMs?: number): Error {
   const text = `Feishu refused ${what}: ${msg || "no message"} (code ${code}${httpStatus ? `, HTTP ${httpStatus}` : ""})`;

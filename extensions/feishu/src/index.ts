@@ -24,7 +24,7 @@ export {
   feishuChannelConfig,
   feishuConfigSchema,
 } from "./config.js";
-export { CARD_CONFLICT_CODES, FeishuApi, FeishuApiError, RATE_LIMIT_CODES, sendErrorOf } from "./api.js";
+export { CARD_CONFLICT_CODES, FeishuApi, RATE_LIMIT_CODES, sendErrorOf } from "./api.js";
 export {
   CARD_ELEMENT_ID,
   CARD_TEXT_BYTES,
