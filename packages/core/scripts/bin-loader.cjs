@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // The `openclaw` bin (scripts/bundle.mjs copies this file to dist/bundle/openclaw.cjs, with the
-// build's id in place of __OPENCLAW_BUILD_ID__). It runs one of the two bundles of the CLI:
-//
-// - `openclaw gateway …` imports the ES-module bundle (openclaw-esm.js, code-split): a long-running
-//   process loads only the chunks it uses, which keeps its resident memory small.
-// - Every other command runs the CommonJS bundle (cli.cjs, one file) compiled with a V8 code cache.
-//   Node 20 has no compile cache of its own (`module.enableCompileCache` is Node 22), and compiling
-//   the CLI's code was a large part of a short command's time. The first run of a command writes
-//   the cache (the bytecode of every function it ran) when it exits; later runs of that command
-//   skip parsing and compiling. A cache V8 rejects (another Node, other flags) is rewritten; one
-//   that cannot be read or written costs nothing but the speed-up.
+// build's id in place of __OPENCLAW_BUILD_ID__). Every command runs the CommonJS bundle of the CLI
+// (cli.cjs, one file) compiled with a V8 code cache. Node 20 has no compile cache of its own
+// (`module.enableCompileCache` is Node 22), and compiling the CLI's code was a large part of a short
+// command's time, and of the gateway's start (there as ES modules: ~1 MB of chunks, each compiled
+// and resolved at every start). The first run of a command writes the cache (the bytecode of every
+// function it ran): a short command when it exits; `openclaw gateway` once it has started, before
+// it changes V8's flags back from its start-up hold (startup-memory.cjs, which the bin starts
+// before the bundle compiles: V8 accepts a cache only under the flags it was written with). Later
+// runs of that command skip parsing and compiling. A cache V8 rejects (another Node, other flags)
+// is rewritten; one that cannot be read or written costs nothing but the speed-up.
 //
 // The cache lives in `$OPENCLAW_CODE_CACHE` when that names a folder, else in
 // `$XDG_CACHE_HOME/openclaw/v8` (default `~/.cache/openclaw/v8`); `OPENCLAW_CODE_CACHE=off` turns it
@@ -90,8 +90,11 @@ function compileWithSourceMaps() {
   return loader.exports;
 }
 
-/** Compiles the CommonJS bundle through the code cache; returns its wrapper function. */
-function compileCached(name) {
+/**
+ * Compiles the CommonJS bundle through the code cache; returns its wrapper function. When the
+ * cache is to be written, `schedule` gets the function that writes it (default: at exit).
+ */
+function compileCached(name, schedule = (write) => process.once("exit", write)) {
   const dir = cacheDir();
   const file = dir && path.join(dir, `cli-${BUILD_ID}-${process.version}-${process.arch}-${name}.bin`);
   const cachedData = file && readCache(file);
@@ -100,7 +103,7 @@ function compileCached(name) {
   const script = new vm.Script(fs.readFileSync(BUNDLE, "latin1"), { filename: BUNDLE, cachedData });
   debug("code cache %s: %s", file || "off", cachedData ? (script.cachedDataRejected ? "rejected" : "used") : "none");
   if (file && (!cachedData || script.cachedDataRejected)) {
-    process.once("exit", () => {
+    schedule(() => {
       try {
         writeCache(dir, file, script.createCachedData());
         debug("code cache written: %s", file);
@@ -135,16 +138,20 @@ function run(wrapper) {
 }
 
 const name = command(process.argv) ?? "none";
+const cacheName = /^[a-z][a-z-]{0,30}$/.test(name) ? name : "other";
+if (process.sourceMapsEnabled) debug("source maps on: no code cache");
 if (name === "gateway") {
-  debug("running the ES-module bundle");
-  import("./openclaw-esm.js");
+  // The start-up hold (young generation, Turbofan) covers the bundle's own compile and the CLI's
+  // set-up too; the gateway's command joins it, and the cache is written when it releases it.
+  const startup = require("./startup-memory.cjs");
+  startup.holdStartupMemory();
+  const wrapper = process.sourceMapsEnabled ? compileWithSourceMaps() : compileCached(cacheName, startup.atStartupMemoryRelease);
+  run(wrapper).runCli(process.argv);
 } else {
   // A command is over in a fraction of a second: V8's background-scheduled young-generation
   // collection would only run (~4 ms) just before the process ends. (Collections when the young
   // generation is full still happen.)
   require("node:v8").setFlagsFromString("--no-minor-gc-task");
-  const cacheName = /^[a-z][a-z-]{0,30}$/.test(name) ? name : "other";
-  if (process.sourceMapsEnabled) debug("source maps on: no code cache");
   // A rejection (a bug, not a user error: runCli reports those) ends the process with its stack, as an uncaught exception would.
   run(process.sourceMapsEnabled ? compileWithSourceMaps() : compileCached(cacheName)).runCli(process.argv);
 }

@@ -3,12 +3,12 @@
 // at src/. tsc's dist/ stays as it is: the library API's types and the tests use it.
 //
 // Outputs:
-// - openclaw.cjs, the bin (scripts/bin-loader.cjs): runs the gateway from the ES-module bundle and
-//   every other command from the CommonJS bundle through a V8 code cache (see that file);
-// - openclaw-esm.js, index.js and their chunks: the ES-module bundle, code-split (lazy command
-//   imports stay lazy), whose `index` is the library entry;
+// - openclaw.cjs, the bin (scripts/bin-loader.cjs): runs every command, the gateway too, from the
+//   CommonJS bundle through a V8 code cache (see that file);
+// - index.js and its chunks: the ES-module bundle, code-split, the library entry;
 // - cli.cjs: the CommonJS bundle of the CLI, one file (esbuild splits ES modules only);
 // - zod-locales.cjs: zod's non-English locales, loaded on first use by both bundles;
+// - startup-memory.cjs: the gateway's start-up memory hold, which the bin starts before cli.cjs loads;
 // - host/: the shim packages installed plugins get zod and the SDK from (scripts/lib/host-shims.mjs).
 //
 // zod and @openclaw/plugin-sdk are bundled too (loading them from node_modules was most of a
@@ -28,7 +28,9 @@ import {
   lazyBuiltinsPlugin,
   lazySqlitePlugin,
   lazyZodLocalesPlugin,
+  STARTUP_MEMORY_FILE,
   sdkVersionPlugin,
+  sharedStartupMemoryPlugin,
 } from "./lib/esbuild-plugins.mjs";
 import { HOST_SHIMS, hostModuleRegistration, hostShimPlugin, shimEntryPoints, writeShimPackages } from "./lib/host-shims.mjs";
 
@@ -125,11 +127,18 @@ await build({
   outfile: path.join(outdir, LAZY_LOCALES_FILE),
   format: "cjs",
 });
+// The gateway's start-up hold, shared by the bin and the CommonJS bundle (sharedStartupMemoryPlugin).
+await build({
+  ...SHARED_OPTIONS,
+  entryPoints: ["src/gateway/startup-memory.ts"],
+  outfile: path.join(outdir, STARTUP_MEMORY_FILE),
+  format: "cjs",
+});
 
-// The ES-module bundle: the gateway's, the library entry, and the shims' `bundled/` twins.
+// The ES-module bundle: the library entry, and the shims' `bundled/` twins.
 const esm = await build({
   ...SHARED_OPTIONS,
-  entryPoints: { "openclaw-esm": "src/cli/main.ts", index: "src/index.ts", ...shimEntryPoints() },
+  entryPoints: { index: "src/index.ts", ...shimEntryPoints() },
   outdir: "dist/bundle",
   splitting: true,
   format: "esm",
@@ -155,11 +164,12 @@ const cjs = await build({
   outfile: cliFile,
   format: "cjs",
   // Short names too (a third less text to read, hold and hash at every start): its stack traces
-  // need the source map (NODE_OPTIONS=--enable-source-maps, which the bin then honours). The
-  // gateway's bundle, whose traces land in logs, keeps its names.
+  // need the source map (NODE_OPTIONS=--enable-source-maps, which the bin then honours). That
+  // holds for the gateway as well: the one stack trace it logs (a control method's unexpected
+  // failure) names short functions unless source maps are on; its messages are unchanged.
   minifyIdentifiers: true,
   external: EXTERNAL,
-  plugins: PLUGINS,
+  plugins: [sharedStartupMemoryPlugin, ...PLUGINS],
   metafile: true,
   define: {
     ...SHARED_OPTIONS.define,

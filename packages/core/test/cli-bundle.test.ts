@@ -57,7 +57,7 @@ describe("the openclaw bin (bundle)", () => {
     for (const file of readdirSync(bundleDir).filter((name) => /\.c?js$/.test(name))) {
       const code = readFileSync(path.join(bundleDir, file), "utf8");
       for (const match of code.matchAll(
-        /(?:\bfrom|\bimport|\b__load|\brequire|\b__require|import\.meta\.url\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
+        /(?:\bfrom|\bimport|\b__load|\brequire|\b__require|(?:import\.meta\.url|__openclaw_import_meta_url)\))\s*\(?\s*"((?:@[\w.-]+\/)?[\w-][\w.-]*)(?:\/[^"]*)?"/g,
       )) {
         imported.add(match[1] as string);
       }
@@ -90,11 +90,9 @@ describe("the bin's plugin SDK version", () => {
     writeFileSync(path.join(copy, "package.json"), JSON.stringify({ ...pkg, version: "9.9.9" }));
     symlinkSync(path.join(PACKAGE_DIR, "node_modules"), path.join(copy, "node_modules"), "dir");
     const sdk = JSON.parse(readFileSync(path.join(PACKAGE_DIR, "node_modules", "@openclaw", "plugin-sdk", "package.json"), "utf8"));
-    for (const entry of ["openclaw.cjs", "openclaw-esm.js"]) {
-      const listed = await runCli(["plugins", "list", "--json"], { home, entry: path.join(copy, "dist", "bundle", entry) });
-      expect(listed.code, listed.stderr).toBe(0);
-      expect(JSON.parse(listed.stdout).hostSdkVersion).toBe(sdk.version);
-    }
+    const listed = await runCli(["plugins", "list", "--json"], { home, entry: path.join(copy, "dist", "bundle", "openclaw.cjs") });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).hostSdkVersion).toBe(sdk.version);
     const version = await runCli(["--version"], { home, entry: path.join(copy, "dist", "bundle", "openclaw.cjs") });
     expect(version.stdout.trim()).toBe("9.9.9"); // the copy is really read as that core
   });

@@ -1,12 +1,14 @@
-// The `openclaw` bin's V8 code cache (scripts/bin-loader.cjs): every command but `gateway` runs
-// the CommonJS bundle, whose compiled code is cached per build, Node version and command under
-// $XDG_CACHE_HOME/openclaw/v8 (or $OPENCLAW_CODE_CACHE; "off" disables it). NODE_DEBUG=openclaw
-// makes the loader say what it did.
+// The `openclaw` bin's V8 code cache (scripts/bin-loader.cjs): every command runs the CommonJS
+// bundle, whose compiled code is cached per build, Node version and command under
+// $XDG_CACHE_HOME/openclaw/v8 (or $OPENCLAW_CODE_CACHE; "off" disables it); a short command writes
+// it when it exits, the gateway once it has started. NODE_DEBUG=openclaw makes the loader say what
+// it did.
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeTempHome, runCli } from "./helpers/cli.js";
+import { cliEnv, makeTempHome, runCli } from "./helpers/cli.js";
 
 const PACKAGE_DIR = fileURLToPath(new URL("../", import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")) as { bin: { openclaw: string } };
@@ -22,6 +24,26 @@ beforeEach(() => {
   writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ session: { dmScope: "main" } }));
 });
 afterEach(() => cleanup());
+
+const LOOPBACK_PLUGIN = fileURLToPath(new URL("../../testkit/loopback-plugin", import.meta.url));
+
+/**
+ * Runs the bin's `openclaw gateway --port 0` until it has started (it prints the Control UI's
+ * address, right after the start-up hold's release, with its signal handlers then set), then stops
+ * it with SIGTERM; resolves with its exit code and stderr (with NODE_DEBUG lines).
+ */
+function runGatewayOnce(): Promise<{ code: number | string | null; stderr: string }> {
+  const env = cliEnv(home, { XDG_CACHE_HOME: path.join(home, "xdg-cache"), NODE_DEBUG: "openclaw" });
+  const child = spawn(process.execPath, [BIN, "gateway", "--port", "0"], { env, cwd: home, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    if (stdout.includes("Control UI:") && child.signalCode === null && !child.killed) child.kill("SIGTERM");
+  });
+  return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code: code ?? signal, stderr })));
+}
 
 const run = (args: string[], env: Record<string, string> = {}) =>
   runCli(args, { home, entry: BIN, env: { XDG_CACHE_HOME: path.join(home, "xdg-cache"), NODE_DEBUG: "openclaw", ...env } });
@@ -115,11 +137,32 @@ describe("the bin's code cache", () => {
     expect(cacheFiles()).toEqual([]);
   });
 
-  it("runs the gateway from the ES-module bundle, without a cache", async () => {
+  it.each([
+    ["no channel", {}],
+    // A channel in the config ends the start-up window (Turbofan back on) before the gateway has
+    // started; the cache is still written under the flags it is read with.
+    ["a channel account", { plugins: { load: { paths: [LOOPBACK_PLUGIN] } }, channels: { loopback: { dmPolicy: "pairing" } } }],
+  ])("writes the gateway's cache once it has started (%s), and its next start uses it", async (_case, config) => {
+    writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ session: { dmScope: "main" }, ...config }));
+    const first = await runGatewayOnce();
+    expect(first.code, first.stderr).toBe(0);
+    const said = split(first.stderr).debug.join("\n");
+    expect(said).toMatch(/code cache .*-gateway\.bin: none[\s\S]*code cache written: .*-gateway\.bin/);
+    // Written once it has started, not at the exit.
+    expect(first.stderr.indexOf("code cache written")).toBeLessThan(first.stderr.indexOf("SIGTERM received"));
+    expect(cacheFiles()).toEqual([expect.stringMatching(/-gateway\.bin$/)]);
+
+    const second = await runGatewayOnce();
+    expect(second.code, second.stderr).toBe(0);
+    expect(split(second.stderr).debug.join("\n")).toMatch(/-gateway\.bin: used/);
+    expect(second.stderr).not.toContain("code cache written");
+  });
+
+  it("runs `gateway --help` through the bundle too", async () => {
     const help = await run(["gateway", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("run the gateway in the foreground");
-    expect(split(help.stderr).debug.join("\n")).toMatch(/running the ES-module bundle/);
-    expect(cacheFiles()).toEqual([]);
+    expect(split(help.stderr).debug.join("\n")).toMatch(/code cache .*-gateway\.bin: none/);
+    expect(cacheFiles()).toEqual([]); // written only by a gateway that has started
   });
 });

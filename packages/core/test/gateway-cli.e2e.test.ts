@@ -6,7 +6,7 @@ import path from "node:path";
 import { startFakeOpenAI, type FakeModelServer } from "@openclaw/testkit";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { GatewayClient } from "../src/gateway/index.js";
-import { CLI_ENTRY, makeTempHome, runCli } from "./helpers/cli.js";
+import { CLI_ENTRY, cliEnv, makeTempHome, runCli } from "./helpers/cli.js";
 
 let home: string;
 let cleanup: () => void;
@@ -181,6 +181,24 @@ it("openclaw gateway prints the Control UI's URL; openclaw dashboard prints the 
   child!.kill("SIGTERM");
   expect(await gw.exited).toBe(0);
 }, 30_000);
+
+it("openclaw gateway stopped by SIGTERM the moment it prints its Control UI line shuts down gracefully (exit 0)", async () => {
+  // A supervisor may stop the gateway as soon as it says it is up; its handlers are set before that.
+  for (let i = 0; i < 4; i++) {
+    const proc = spawn(process.execPath, [CLI_ENTRY, "gateway", "--port", "0"], { env: cliEnv(home), cwd: home });
+    child = proc;
+    let stdout = "";
+    let stderr = "";
+    proc.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    proc.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+      if (stdout.includes("Control UI:") && !proc.killed) proc.kill("SIGTERM");
+    });
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => proc.on("close", (c, s) => resolve([c, s])));
+    expect({ code, signal }, stderr).toEqual({ code: 0, signal: null });
+    expect(stderr).toContain("SIGTERM received; shutting down");
+  }
+}, 60_000);
 
 it("openclaw dashboard without a gateway prints the configured link and says to start one; with the UI off it refuses", async () => {
   const config = JSON.parse(readFileSync(path.join(home, ".openclaw", "openclaw.json"), "utf8"));

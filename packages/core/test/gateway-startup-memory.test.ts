@@ -90,3 +90,64 @@ describe("holdStartupMemory", () => {
     expect(optimizedWhileHeldAndAfter(["--turbofan"])).toEqual({ held: true, after: true });
   });
 });
+
+describe("the hold the bin starts before the gateway's command", () => {
+  it("is joined by a second hold while pending (one release for both); a hold after the release is a new one", () => {
+    const result = runNode<{ joined: boolean; fresh: boolean }>(
+      `
+      const { holdStartupMemory } = await import(${JSON.stringify(MODULE)});
+      const alive = setInterval(() => {}, 1000); // the release's timers do not keep a process alive
+      const first = holdStartupMemory({ memoryWindowMs: [0, 0] });
+      const joined = holdStartupMemory() === first;
+      await first();
+      const next = holdStartupMemory({ memoryWindowMs: [0, 0] });
+      const fresh = next !== first;
+      await next();
+      clearInterval(alive);
+      console.log(JSON.stringify({ joined, fresh }));`,
+      [],
+    );
+    expect(result).toEqual({ joined: true, fresh: true });
+  });
+
+  it.each([
+    ["while the window is still open", false],
+    ["after a gateway with work ended the window", true],
+  ])(
+    "runs atStartupMemoryRelease callbacks at the release under the flags the hold set (%s), which V8's code cache needs",
+    (_when, endEarly) => {
+      const result = runNode<{ holdChangesFlags: boolean; inCallback: boolean; afterRelease: boolean; order: string[] }>(
+        `
+      import { cachedDataVersionTag } from "node:v8";
+      const { holdStartupMemory, endStartupMemoryWindow, atStartupMemoryRelease } = await import(${JSON.stringify(MODULE)});
+      const initial = cachedDataVersionTag();
+      const release = holdStartupMemory({ memoryWindowMs: [0, 3_600_000] });
+      const held = cachedDataVersionTag();
+      const order = [];
+      let inCallback;
+      atStartupMemoryRelease(() => { order.push("throws"); throw new Error("not written"); });
+      atStartupMemoryRelease(() => { order.push("second"); inCallback = cachedDataVersionTag(); });
+      ${endEarly ? "endStartupMemoryWindow();" : ""}
+      order.push("released");
+      release();
+      const afterRelease = cachedDataVersionTag();
+      endStartupMemoryWindow();
+      console.log(JSON.stringify({ holdChangesFlags: held !== initial, inCallback: inCallback === held, afterRelease: afterRelease === held, order }));`,
+        [],
+      );
+      expect(result).toEqual({ holdChangesFlags: true, inCallback: true, afterRelease: false, order: ["released", "throws", "second"] });
+    },
+  );
+
+  it("runs a callback at once when no hold is pending", () => {
+    const ran = runNode<boolean>(
+      `
+      const { atStartupMemoryRelease } = await import(${JSON.stringify(MODULE)});
+      let ran = false;
+      atStartupMemoryRelease(() => { ran = true; });
+      console.log(JSON.stringify(ran));`,
+      [],
+    );
+    expect(ran).toBe(true);
+  });
+});

@@ -141,3 +141,24 @@ export const sdkVersionPlugin = {
     });
   },
 };
+
+/** The file (beside the bundle) that holds gateway/startup-memory.ts, which the bin requires too. */
+export const STARTUP_MEMORY_FILE = "startup-memory.cjs";
+
+/**
+ * The CommonJS bundle requires `startup-memory.cjs` instead of holding its own copy of
+ * gateway/startup-memory.ts: the bin starts the gateway's start-up hold before the bundle is
+ * compiled (scripts/bin-loader.cjs), and the gateway's command then joins that same hold, which
+ * takes one instance of the module's state.
+ */
+export const sharedStartupMemoryPlugin = {
+  name: "openclaw-shared-startup-memory",
+  setup(b) {
+    const source = path.join(root, "src", "gateway", "startup-memory.ts");
+    b.onResolve({ filter: /(^|[\\/])startup-memory\.js$/ }, (args) =>
+      path.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")) === source
+        ? { path: `./${STARTUP_MEMORY_FILE}`, external: true }
+        : undefined,
+    );
+  },
+};

@@ -54,6 +54,9 @@ export interface StartupMemoryOptions {
 /** Ends the current hold's memory window at once; undefined while no window is pending. */
 let endWindow: (() => void) | undefined;
 
+/** The hold not yet released: a second {@link holdStartupMemory} joins it. */
+let pending: { release: () => Promise<void>; atRelease: (() => void)[] } | undefined;
+
 /**
  * Holds the process's start-up memory settings (see the top of this file) until the returned
  * function is called, when the gateway has started. Then the young generation may grow again at
@@ -61,9 +64,12 @@ let endWindow: (() => void) | undefined;
  * {@link endStartupMemoryWindow}), drops that and lets Turbofan optimize again; the returned
  * promise resolves then (its timers do not keep the process alive). Calling it again returns the
  * same promise. A process started with its own compiler, semi-space or `--optimize-for-size`
- * flags keeps them.
+ * flags keeps them. While a hold is not yet released, another call joins it (its options are not
+ * used) and returns the same function: the bin holds from its first line (scripts/bin-loader.cjs),
+ * the gateway's command then takes that hold over.
  */
 export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Promise<void> {
+  if (pending) return pending.release;
   const execArgv = options.execArgv ?? process.execArgv;
   const nodeOptions = "nodeOptions" in options ? options.nodeOptions : process.env.NODE_OPTIONS;
   const holdSemiSpaces = !userFlag(SEMI_SPACE_FLAGS, execArgv, nodeOptions);
@@ -87,10 +93,22 @@ export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Pro
     resolveReleased();
   };
   endWindow = end;
+  const atRelease: (() => void)[] = [];
   let releasing = false;
-  return () => {
+  const release = () => {
     if (releasing) return released;
     releasing = true;
+    if (pending?.release === release) pending = undefined;
+    // The callbacks see V8's flags as the hold set them, whether or not the window ended since.
+    if (holdOptimizer && ended && atRelease.length) setFlagsFromString("--turbo-filter=-*");
+    for (const callback of atRelease.splice(0)) {
+      try {
+        callback();
+      } catch {
+        // A callback's failure (the code cache not written) must not stop the gateway.
+      }
+    }
+    if (holdOptimizer && ended) setFlagsFromString("--turbo-filter=*");
     if (holdSemiSpaces) setFlagsFromString(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
     if (ended) return released;
     const start = setTimeout(() => {
@@ -101,6 +119,20 @@ export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Pro
     timers.push(start);
     return released;
   };
+  pending = { release, atRelease };
+  return release;
+}
+
+/**
+ * Runs `callback` once, when the pending hold is released (the gateway has started), before the
+ * hold changes any of V8's flags back: V8 flags are then exactly as the hold set them when it
+ * began. The bin writes the gateway's code cache there, which V8 accepts only under the flags it
+ * was read with (scripts/bin-loader.cjs). Without a pending hold it runs at once. A callback that
+ * throws is ignored.
+ */
+export function atStartupMemoryRelease(callback: () => void): void {
+  if (pending) pending.atRelease.push(callback);
+  else callback();
 }
 
 /**

@@ -59,11 +59,10 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
     ...(opts.token !== undefined ? { token: opts.token } : {}),
   });
   releaseStartupMemory();
-  if (gateway.controlUiUrl) {
-    ctx.stdout.write(`Control UI: ${gateway.controlUiUrl} (open it signed in with \`openclaw dashboard\`)\n`);
-  }
 
-  await new Promise<void>((resolve) => {
+  // The signal handlers are in place before the gateway says it is up: a supervisor that stops it
+  // as soon as it reads the Control UI line gets the graceful shutdown, not node's default exit.
+  const stopped = new Promise<void>((resolve) => {
     let signals = 0;
     const onSignal = (signal: NodeJS.Signals) => {
       signals += 1;
@@ -81,6 +80,10 @@ export async function runGatewayCommand(ctx: CliContext, opts: GatewayCommandOpt
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
   });
+  if (gateway.controlUiUrl) {
+    ctx.stdout.write(`Control UI: ${gateway.controlUiUrl} (open it signed in with \`openclaw dashboard\`)\n`);
+  }
+  await stopped;
   // Everything is closed; a library's idle keep-alive socket must not hold the process open.
   setTimeout(() => process.exit(process.exitCode ?? 0), 1000).unref();
 }
