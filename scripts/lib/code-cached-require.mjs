@@ -15,7 +15,7 @@
 // normally (Node then maps stack traces through its source map). `NODE_DEBUG=openclaw` prints what
 // the loader does.
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import Module, { createRequire } from "node:module";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -23,6 +23,8 @@ import { fileURLToPath } from "node:url";
 import { debuglog } from "node:util";
 import v8 from "node:v8";
 import vm from "node:vm";
+// Large reads that, freed, would raise glibc's mmap threshold (see that file).
+import { readOutsideMalloc } from "./read-outside-malloc.cjs";
 
 const debug = debuglog("openclaw");
 const loaded = new Map();
@@ -70,7 +72,7 @@ function readCache(file) {
       debug("code cache %s: not the user's own or writable by others, ignored", file);
       return undefined;
     }
-    return readFileSync(fd);
+    return readOutsideMalloc(fd);
   } finally {
     closeSync(fd);
   }
@@ -105,7 +107,13 @@ function writeCache(dir, cache, data) {
 function compileCached(file) {
   // UTF-8: esbuild escapes non-ASCII text, but not all of it (a "©" in one of Baileys' regular
   // expressions stays), so latin1 would change such a character.
-  const source = readFileSync(file, "utf8");
+  const fd = openSync(file, "r");
+  let source;
+  try {
+    source = readOutsideMalloc(fd).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
   const dir = cacheDir();
   const cache = dir && cacheFileOf(dir, file);
   const cachedData = cache && readCache(cache.file);

@@ -78,6 +78,28 @@ describe("codeCachedRequire", () => {
     });
   });
 
+  it("reads the file and its cache into ordinary buffers where WebAssembly memory cannot be reserved (a virtual memory limit)", () => {
+    // The loader reads both into a WebAssembly.Memory (V8 maps it; it never raises glibc's mmap
+    // threshold when freed); under `ulimit -v` that reservation fails and it falls back.
+    const limited = () => {
+      const result = spawnSync("bash", ["-c", `ulimit -v 3000000 && exec "$0" "$1"`, process.execPath, path.join(dir, "main.mjs")], {
+        env: { ...process.env, OPENCLAW_CODE_CACHE: cache, NODE_DEBUG: "openclaw" },
+        encoding: "utf8",
+      });
+      expect(result.status, result.stderr).toBe(0);
+      expect(spawnSync(process.execPath, ["-e", "new WebAssembly.Memory({ initial: 1 })"]).status).toBe(0); // without the limit it can
+      return { output: JSON.parse(result.stdout), debug: result.stderr.split("\n").filter((l) => l.includes("code cache")) };
+    };
+    const first = limited();
+    expect(first.output).toMatchObject({ nonAscii: 2, version: "v1", loads: 1, once: true });
+    expect(first.debug.join("\n")).toMatch(/: none[\s\S]*code cache written/);
+    const second = limited();
+    expect(second.output).toEqual(first.output);
+    expect(second.debug.join("\n")).toMatch(/: used$/);
+    // The cache written under the limit is the same one an unlimited process uses.
+    expect(run().debug).toEqual([expect.stringMatching(/: used$/)]);
+  });
+
   it("writes the cache at the first load (only the user may read or write it) and uses it at the next", () => {
     const first = run();
     expect(first.debug[0]).toMatch(/^code cache <cache>\/lib-[0-9a-f]{16}-\d+-\d+-\d+-\w+\.bin: none$/);

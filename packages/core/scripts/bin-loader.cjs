@@ -21,6 +21,9 @@ const path = require("node:path");
 const vm = require("node:vm");
 const Module = require("node:module");
 const debug = require("node:util").debuglog("openclaw");
+// Reads the bundle and its cache outside malloc (a freed 1-2 MB buffer would raise glibc's mmap
+// threshold for the whole process; see that file, scripts/lib/read-outside-malloc.cjs of the repository).
+const { readOutsideMalloc } = require("./read-outside-malloc.cjs");
 
 const BUILD_ID = "__OPENCLAW_BUILD_ID__";
 const BUNDLE = path.join(__dirname, "cli.cjs");
@@ -71,7 +74,17 @@ function readCache(file) {
       debug("code cache %s: not the user's own or writable by others, ignored", file);
       return undefined;
     }
-    return fs.readFileSync(fd);
+    return readOutsideMalloc(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The bundle's text (ASCII: the build escapes the rest, so latin1 is exact and cheaper than UTF-8). */
+function readBundle() {
+  const fd = fs.openSync(BUNDLE, "r");
+  try {
+    return readOutsideMalloc(fd).toString("latin1");
   } finally {
     fs.closeSync(fd);
   }
@@ -100,7 +113,7 @@ function compileCached(name, schedule = (write) => process.once("exit", write)) 
   const cachedData = file && readCache(file);
   // The file is one function expression, the module's wrapper (scripts/bundle.mjs writes it), in
   // ASCII (the build escapes the rest), so latin1 is an exact and cheaper decoding.
-  const script = new vm.Script(fs.readFileSync(BUNDLE, "latin1"), { filename: BUNDLE, cachedData });
+  const script = new vm.Script(readBundle(), { filename: BUNDLE, cachedData });
   debug("code cache %s: %s", file || "off", cachedData ? (script.cachedDataRejected ? "rejected" : "used") : "none");
   if (file && (!cachedData || script.cachedDataRejected)) {
     schedule(() => {

@@ -9,6 +9,7 @@
 // - cli.cjs: the CommonJS bundle of the CLI, one file (esbuild splits ES modules only);
 // - zod-locales.cjs: zod's non-English locales, loaded on first use by both bundles;
 // - startup-memory.cjs: the gateway's start-up memory hold, which the bin starts before cli.cjs loads;
+// - read-outside-malloc.cjs: how the bin reads the bundle and its cache (from the repository's scripts/lib);
 // - host/: the shim packages installed plugins get zod and the SDK from (scripts/lib/host-shims.mjs).
 //
 // zod and @openclaw/plugin-sdk are bundled too (loading them from node_modules was most of a
@@ -16,7 +17,7 @@
 // before): native or worker-based packages (better-sqlite3, pino) and heavy optional ones loaded
 // lazily (playwright-core, provider SDKs).
 import { createHash } from "node:crypto";
-import { chmodSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
@@ -193,6 +194,8 @@ const loaderSource = readFileSync(path.join(root, "scripts/bin-loader.cjs"), "ut
 const loader = loaderSource.replace('const BUILD_ID = "__OPENCLAW_BUILD_ID__";', `const BUILD_ID = "${buildId}";`);
 if (loader === loaderSource) throw new Error("scripts/bin-loader.cjs: the BUILD_ID line to fill in is missing");
 writeFileSync(path.join(outdir, "openclaw.cjs"), loader);
+// The bin's reads outside malloc, shared with the channels' library loader (the repository's scripts/lib).
+copyFileSync(path.join(root, "../../scripts/lib/read-outside-malloc.cjs"), path.join(outdir, "read-outside-malloc.cjs"));
 chmodSync(path.join(outdir, "openclaw.cjs"), 0o755);
 
 await writeShimPackages(outdir);

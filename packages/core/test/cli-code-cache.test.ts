@@ -76,6 +76,29 @@ describe("the bin's code cache", () => {
     });
   });
 
+  it("works where WebAssembly memory cannot be reserved (a virtual memory limit): the bundle and its cache are read into ordinary buffers", async () => {
+    const limited = () =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const env = cliEnv(home, { XDG_CACHE_HOME: path.join(home, "xdg-cache"), NODE_DEBUG: "openclaw" });
+        const child = spawn("bash", ["-c", `ulimit -v 3000000 && exec "$0" "$1" config validate`, process.execPath, BIN], {
+          env,
+          cwd: home,
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+        child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+        child.on("close", (code) => resolve({ code, stdout, stderr }));
+      });
+    const first = await limited();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain("Config OK");
+    expect(split(first.stderr).debug.join("\n")).toMatch(/-config\.bin: none[\s\S]*code cache written/);
+    const second = await limited();
+    expect(second.stdout).toBe(first.stdout);
+    expect(split(second.stderr).debug.join("\n")).toMatch(/-config\.bin: used/);
+  });
+
   it("keeps import() working in code restored from the cache (doctor --fix loads node:crypto to write)", async () => {
     writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ channels: { telegram: { streamMode: "partial" } } }));
     await run(["doctor"]); // writes the doctor cache, changes nothing
