@@ -162,8 +162,7 @@ describe("the bin's code cache", () => {
 
   it.each([
     ["no channel", {}],
-    // A channel in the config ends the start-up window (Turbofan back on) before the gateway has
-    // started; the cache is still written under the flags it is read with.
+    // A channel's plugin loads in between (its own libraries through their caches).
     ["a channel account", { plugins: { load: { paths: [LOOPBACK_PLUGIN] } }, channels: { loopback: { dmPolicy: "pairing" } } }],
   ])("writes the gateway's cache once it has started (%s), and its next start uses it", async (_case, config) => {
     writeFileSync(path.join(home, ".openclaw", "openclaw.json"), JSON.stringify({ session: { dmScope: "main" }, ...config }));

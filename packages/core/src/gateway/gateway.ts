@@ -66,12 +66,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 }
 
-/** True when the raw config file names at least one channel (`channels.<id>`). */
-function configuresChannels(rawConfig: Record<string, unknown>): boolean {
-  const channels = rawConfig.channels;
-  return channels !== null && typeof channels === "object" && Object.keys(channels).length > 0;
-}
-
 async function start(options: GatewayOptions): Promise<Gateway> {
   const env = options.env ?? process.env;
   // Every log line (plugins' too) and every status answer goes through the scrubber, which learns
@@ -86,8 +80,6 @@ async function start(options: GatewayOptions): Promise<Gateway> {
 
   const rawConfig = await readRawConfig(paths, env);
   scrubber.addConfig(rawConfig);
-  // Channels to run: their plugins and platform libraries load and connect, work for Turbofan.
-  if (configuresChannels(rawConfig)) endStartupMemoryWindow();
   const plugins: ChannelPlugin<unknown>[] =
     options.plugins ?? (await (options.discoverPlugins ?? discoverChannelPlugins)({ paths, rawConfig, env, log }));
   const pluginMap = new Map(plugins.map((p) => [p.id, p]));

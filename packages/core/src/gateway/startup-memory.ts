@@ -9,9 +9,11 @@
 //   module load), and optimizing them paged about 3.5 MB of the compiler's machine code in from
 //   node's binary, which an idle process then kept resident. Released right after the start, the
 //   helpers' next call (a late module load, the first backup round) still optimized them: V8 does
-//   not forget how hot a function was. Later, under load, it optimizes as usual. A gateway with
-//   work ends this window at once (endStartupMemoryWindow): channels in its config (loading and
-//   connecting the five platform libraries took 0.5-1.7 s longer without Turbofan), a turn.
+//   not forget how hot a function was. Later, under load, it optimizes as usual. A turn ends this
+//   window at once (endStartupMemoryWindow). Channels do not: with their platform libraries loaded
+//   from V8's code cache, optimizing while they load and connect only cost time (five channels:
+//   connected ~80-160 ms later, ~200 ms more CPU) and memory (~6 MB idle: Turbofan's pages, and
+//   its large zones, which raise glibc's mmap threshold when freed).
 //   (`--turbo-filter=-*`, not `--no-turbofan`: V8 still optimizes a small hot function that its
 //   baseline code marks without that flag.)
 // - V8's memory reducer returns the start-up garbage (~4 MB: fragmented old-space pages, a grown
@@ -136,8 +138,7 @@ export function atStartupMemoryRelease(callback: () => void): void {
 }
 
 /**
- * Ends the start-up memory window now, for a gateway that has work: channels whose plugins and
- * platform libraries load and connect, a turn to run. Turbofan optimizes again and V8 stops favouring
+ * Ends the start-up memory window now, for a gateway that has work: a turn to run. Turbofan optimizes again and V8 stops favouring
  * memory; the young generation's hold stays until the gateway has started. Does nothing when
  * no hold is active.
  */
