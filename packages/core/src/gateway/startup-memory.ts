@@ -100,9 +100,11 @@ export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Pro
   const release = () => {
     if (releasing) return released;
     releasing = true;
-    if (pending?.release === release) pending = undefined;
+    // Only this hold can be pending: another is made only once this one is released.
+    pending = undefined;
     // The callbacks see V8's flags as the hold set them, whether or not the window ended since.
-    if (holdOptimizer && ended && atRelease.length) setFlagsFromString("--turbo-filter=-*");
+    const holdAgain = holdOptimizer && ended && atRelease.length > 0;
+    if (holdAgain) setFlagsFromString("--turbo-filter=-*");
     for (const callback of atRelease.splice(0)) {
       try {
         callback();
@@ -110,7 +112,7 @@ export function holdStartupMemory(options: StartupMemoryOptions = {}): () => Pro
         // A callback's failure (the code cache not written) must not stop the gateway.
       }
     }
-    if (holdOptimizer && ended) setFlagsFromString("--turbo-filter=*");
+    if (holdAgain) setFlagsFromString("--turbo-filter=*");
     if (holdSemiSpaces) setFlagsFromString(`${GROWTH_FLAG}=${DEFAULT_GROWTH}`);
     if (ended) return released;
     const start = setTimeout(() => {
@@ -138,9 +140,9 @@ export function atStartupMemoryRelease(callback: () => void): void {
 }
 
 /**
- * Ends the start-up memory window now, for a gateway that has work: a turn to run. Turbofan optimizes again and V8 stops favouring
- * memory; the young generation's hold stays until the gateway has started. Does nothing when
- * no hold is active.
+ * Ends the start-up memory window now, for a gateway that has work: a turn to run. Turbofan
+ * optimizes again and V8 stops favouring memory; the young generation's hold stays until the
+ * gateway has started. Does nothing when no hold is active.
  */
 export function endStartupMemoryWindow(): void {
   endWindow?.();

@@ -58,10 +58,10 @@ export function parseJson5Value(text: string): unknown {
 }
 
 /**
- * The fast path: most configs are JSON, with or without comments, which `JSON.parse` reads many times faster
- * than the json5 package (whose first calls cost ~10 ms per file on a slow machine). Comments
- * outside double-quoted strings become spaces; when the rest is valid JSON, JSON5 (a superset of
- * JSON) would have read the same value. Anything else (single quotes, trailing commas, unquoted
+ * The fast path: most configs are JSON, with or without comments, which `JSON.parse` reads many
+ * times faster than the json5 package (whose first calls cost ~10 ms per file on a slow machine).
+ * Comments outside double-quoted strings become spaces; when the rest is valid JSON, JSON5 (a
+ * superset of JSON) would have read the same value. Anything else (single quotes, trailing commas, unquoted
  * keys, hex, a syntax error) returns undefined and is left to JSON5, with its error messages.
  * A single-quoted string can hide a comment marker from this scan, but its opening quote is
  * always left in the text, so `JSON.parse` refuses it.
