@@ -372,6 +372,7 @@ export function createInboundPipeline(deps: PipelineDeps): InboundPipeline {
     close() {
       _closed = true;
       budgets.clear();
+      inbox.flush();
     },
   };
 }

@@ -82,7 +82,9 @@ export class Inbox {
   private readonly gates = new Map<string, Promise<void>>();
 
   constructor(private readonly options: InboxOptions) {
-    this.store = new InboxStore(options.db, options.now);
+    this.store = new InboxStore(options.db, options.now, (err) =>
+      options.log.warn(`the inbox could not record how a message was handled: ${(err as Error).message}`),
+    );
     // The inbox writes a few rows per turn: their checkpoints go to the background worker too,
     // once the first turn's session store starts it (a gateway without turns starts no thread).
     if (options.db.name !== ":memory:") checkpointInBackground(options.db, { start: false });
@@ -130,6 +132,11 @@ export class Inbox {
     } catch (err) {
       account.log.warn(`could not record the outcome of message ${turn.message.messageId}: ${(err as Error).message}`);
     }
+  }
+
+  /** Commits the inbox's queued bookkeeping now (the pipeline closes before the state database). */
+  flush(): void {
+    this.store.flush();
   }
 
   /**

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { InboundMessage } from "@openclaw/plugin-sdk";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openStateDb, type StateDb } from "../state/index.js";
 import { inboundMessage } from "./__fixtures__/messages.js";
@@ -11,6 +12,7 @@ let dir: string;
 let db: StateDb;
 let now: number;
 let store: InboxStore;
+let errors: string[];
 
 const message = (messageId: string, chatId = "42", text = `text of ${messageId}`): InboundMessage =>
   inboundMessage({ messageId, chat: { kind: "direct", id: chatId }, sender: { id: chatId, name: "Ann" }, text, receivedAt: 1_000 });
@@ -19,9 +21,15 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), "openclaw-inbox-"));
   db = openStateDb(dir);
   now = 5_000;
-  store = new InboxStore(db, () => now);
+  errors = [];
+  store = new InboxStore(
+    db,
+    () => now,
+    (err) => errors.push((err as Error).message),
+  );
 });
 afterEach(() => {
+  store.flush();
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -90,5 +98,65 @@ describe("InboxStore", () => {
       { seq: 3, messageId: "m3", text: "third" },
     ]);
     expect(store.replyMessages(store.record(message("2"))!.id)).toEqual([]);
+  });
+
+  describe("bookkeeping written behind", () => {
+    /** What another connection (another process) sees in the file. */
+    const onDisk = (id: number) => {
+      const other = new Database(db.name, { readonly: true });
+      try {
+        return other.prepare("SELECT state, reason, started_at AS startedAt FROM inbox WHERE id = ?").get(id);
+      } finally {
+        other.close();
+      }
+    };
+    const nextPass = () => new Promise((resolve) => setImmediate(resolve));
+
+    it("commits the start and the outcome of a handling by the next event-loop pass; the store's own reads see them at once", async () => {
+      const row = store.record(message("1"))!;
+      store.markStarted(row.id);
+      store.settle(row.id, "answered", "replied");
+      expect(store.get(row.id)).toMatchObject({ state: "answered", startedAt: 5_000 });
+      const other = store.record(message("2"))!;
+      store.settle(other.id, "dropped", "not allowed");
+      expect(onDisk(other.id)).toEqual({ state: "pending", reason: null, startedAt: null });
+      await nextPass();
+      expect(onDisk(other.id)).toEqual({ state: "dropped", reason: "not allowed", startedAt: null });
+      expect(errors).toEqual([]);
+    });
+
+    it("commits queued bookkeeping, in order, together with the next write that must be on disk when it returns", () => {
+      const row = store.record(message("1"))!;
+      store.markStarted(row.id);
+      expect(onDisk(row.id)).toMatchObject({ startedAt: null });
+      store.addReplyMessage(row.id, "m1", "Hello");
+      expect(onDisk(row.id)).toMatchObject({ startedAt: 5_000 });
+      store.settle(row.id, "answered", "replied");
+      const next = store.record(message("2"))!;
+      expect(onDisk(row.id)).toMatchObject({ state: "answered" });
+      expect(onDisk(next.id)).toMatchObject({ state: "pending" });
+    });
+
+    it("reports a queued write that fails and still commits the others", async () => {
+      db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON inbox WHEN NEW.reason = 'refused'
+                 BEGIN SELECT RAISE(ABORT, 'this outcome is refused'); END`);
+      const a = store.record(message("1"))!;
+      const b = store.record(message("2"))!;
+      store.settle(a.id, "answered", "refused");
+      store.settle(b.id, "answered", "replied");
+      await nextPass();
+      expect(errors).toEqual(["this outcome is refused"]);
+      expect(onDisk(a.id)).toMatchObject({ state: "pending" });
+      expect(onDisk(b.id)).toMatchObject({ state: "answered" });
+    });
+
+    it("reports, rather than drops in silence, bookkeeping still queued when the database closed", async () => {
+      const row = store.record(message("1"))!;
+      store.settle(row.id, "answered", "replied");
+      db.close();
+      await nextPass();
+      expect(errors).toEqual(["1 inbox write(s) were lost: the state database was closed before they were committed"]);
+      db = openStateDb(dir);
+    });
   });
 });

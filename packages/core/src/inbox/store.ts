@@ -2,6 +2,7 @@
 // messages each reply attempt put in the chat.
 import type { InboundMessage } from "@openclaw/plugin-sdk";
 import type { StateDb } from "../state/index.js";
+import { WriteBehind } from "./write-behind.js";
 
 /** `pending` until its handling is finished; then `answered` (replied, or no reply was due) or `dropped`. */
 export type InboxState = "pending" | "answered" | "dropped";
@@ -67,17 +68,28 @@ function toRow(r: Row): InboxRow {
 }
 
 /**
- * The inbox in the gateway's state database. Every write is one short autocommit statement, so a
- * row is durable (WAL) when the call returns. A message is identified by channel, account, chat
+ * The inbox in the gateway's state database. A message is identified by channel, account, chat
  * and platform message id (some platforms number messages per chat).
+ *
+ * What the platform or the user will act on is committed (WAL) when the call returns: a recorded
+ * message (`record`, before the platform is told it arrived), the messages a reply put in the
+ * chat (`addReplyMessage`, `updateReplyMessage`, `deleteReplyMessage`), a new attempt. The
+ * bookkeeping of a handling (`markStarted`, `settle`) is committed with the next of those, or at
+ * the next `setImmediate`, whichever comes first; reads see it at once. A crash loses at most the
+ * bookkeeping of the last event-loop pass, as if it had come a moment earlier: the message is
+ * then handled again at the next start, which continues its recorded turn and reply.
  */
 export class InboxStore {
   private readonly q;
+  private readonly writes: WriteBehind;
 
+  /** `onError` hears of a queued bookkeeping write that failed after the call that queued it returned. */
   constructor(
     db: StateDb,
     private readonly now: () => number = Date.now,
+    onError: (err: unknown) => void = (err) => process.emitWarning(`inbox: ${(err as Error).message}`),
   ) {
+    this.writes = new WriteBehind(db, onError);
     this.q = {
       insert: db.prepare(
         `INSERT INTO inbox (channel, account_id, chat_id, message_id, message_json, received_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -117,7 +129,9 @@ export class InboxStore {
   record(message: InboundMessage): InboxRow | undefined {
     const json = JSON.stringify(message);
     const receivedAt = this.now();
-    const result = this.q.insert.run(message.channel, message.accountId, message.chat.id, message.messageId, json, receivedAt);
+    const result = this.writes.now(() =>
+      this.q.insert.run(message.channel, message.accountId, message.chat.id, message.messageId, json, receivedAt),
+    );
     if (result.changes === 0) return undefined;
     // The row as inserted (column defaults: pending, first attempt), without reading it back.
     return toRow({
@@ -136,59 +150,70 @@ export class InboxStore {
   }
 
   get(id: number): InboxRow | undefined {
+    this.writes.flush();
     const row = this.q.get.get(id);
     return row ? toRow(row) : undefined;
   }
 
   /** The row of a message, if recorded. */
   find(channel: string, accountId: string, chatId: string, messageId: string): InboxRow | undefined {
+    this.writes.flush();
     const row = this.q.find.get(channel, accountId, chatId, messageId);
     return row ? toRow(row) : undefined;
   }
 
   /** Messages not answered yet, in arrival order. */
   pending(): InboxRow[] {
+    this.writes.flush();
     return this.q.pending.all().map(toRow);
   }
 
   /** Notes that a run answering this message began (the first time only). */
   markStarted(id: number): void {
-    this.q.started.run(this.now(), id);
+    const at = this.now();
+    this.writes.later(() => this.q.started.run(at, id));
   }
 
   /** Counts one more handling of a pending message; returns the attempt number. */
   beginAttempt(id: number): number {
-    this.q.attempt.run(id);
+    this.writes.now(() => this.q.attempt.run(id));
     return this.get(id)?.attempts ?? 1;
   }
 
   /** Ends a pending message's handling; a message already settled keeps its first outcome. */
   settle(id: number, state: Exclude<InboxState, "pending">, reason: string): void {
-    this.q.settle.run(state, reason, this.now(), id);
+    const at = this.now();
+    this.writes.later(() => this.q.settle.run(state, reason, at, id));
   }
 
   /** Forgets settled messages older than `olderThanMs` (default 7 days); pending ones stay. */
   prune(olderThanMs = 7 * 24 * 3600_000): number {
-    return this.q.prune.run(this.now() - olderThanMs).changes;
+    return this.writes.now(() => this.q.prune.run(this.now() - olderThanMs)).changes;
   }
 
   /** What earlier reply attempts of a message left in the chat, oldest first (deleted ones excluded). */
   replyMessages(id: number): ReplyMessage[] {
+    this.writes.flush();
     return this.q.replies.all(id).map((r) => ({ seq: r.seq, messageId: r.message_id, text: r.text }));
   }
 
   /** Records a message a reply sent (right after the platform accepted it). */
   addReplyMessage(id: number, messageId: string, text: string): void {
-    this.q.addReply.run(id, id, messageId, text, this.now());
+    this.writes.now(() => this.q.addReply.run(id, id, messageId, text, this.now()));
   }
 
   /** Records the text a reply message shows after an edit. */
   updateReplyMessage(id: number, messageId: string, text: string): void {
-    this.q.replyText.run(text, this.now(), id, messageId);
+    this.writes.now(() => this.q.replyText.run(text, this.now(), id, messageId));
   }
 
   /** Records that a reply message was deleted. */
   deleteReplyMessage(id: number, messageId: string): void {
-    this.q.replyDeleted.run(this.now(), id, messageId);
+    this.writes.now(() => this.q.replyDeleted.run(this.now(), id, messageId));
+  }
+
+  /** Commits the queued bookkeeping now (before the state database closes). */
+  flush(): void {
+    this.writes.flush();
   }
 }

@@ -13,7 +13,7 @@ import {
   type LoopbackUpdate,
 } from "@openclaw/testkit";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startGatewayProcess as startGateway } from "../../src/app/index.js";
 import { silentLogger, type Gateway } from "../../src/gateway/index.js";
 import { MAX_INBOX_ATTEMPTS } from "../../src/inbox/index.js";
@@ -148,7 +148,8 @@ describe("the inbox in the gateway", () => {
     db.close();
 
     await boot();
-    await platform.waitFor(() => inboxRows()[0]?.state === "answered", { what: "the message settled" });
+    // The outcome is bookkeeping the inbox commits a moment later, after the last platform call.
+    await vi.waitFor(() => expect(inboxRows()[0]?.state).toBe("answered"), { timeout: 5000, interval: 20 });
     await gateway!.stop();
     gateway = undefined;
     expect(platform.chatView("ann").texts).toEqual(["Hello Ann."]);
