@@ -139,62 +139,78 @@ function textOf(content: unknown): string {
     .join("");
 }
 
+const INTERRUPTED_TOOL = "The tool did not finish (the run was interrupted).";
+
 /**
- * Rebuilds the conversation for the model from stored events. Every tool call is paired with
- * a result: a call whose result is missing (a crash mid-tool) gets a synthetic error result, so
- * providers never see a dangling call.
+ * The conversation for the model, built from stored events one at a time, so a caller that keeps
+ * it (see `compactedHistory`) adds only a turn's new events instead of converting the whole
+ * history again. Every tool call is paired with a result: a call whose result is missing (a crash
+ * mid-tool) gets a synthetic error result, so providers never see a dangling call. The messages
+ * are frozen: they are shared by every conversation taken from the builder.
  */
-export function historyFromEvents(events: readonly StoredEvent[]): ChatMessage[] {
-  const out: ChatMessage[] = [];
-  let open: ToolCall[] = [];
-  const answered = new Set<string>();
-  const closeOpen = () => {
-    for (const call of open) {
-      if (!answered.has(call.id)) {
-        out.push({
-          role: "tool",
-          toolCallId: call.id,
-          name: call.name,
-          content: "The tool did not finish (the run was interrupted).",
-          isError: true,
-        });
-      }
-    }
-    open = [];
-    answered.clear();
-  };
-  for (const { event } of events) {
-    if (event.type !== "message") continue;
+export class HistoryBuilder {
+  private readonly out: ChatMessage[] = [];
+  /** The tool calls of the last assistant message, while no other message followed their results. */
+  private open: readonly ToolCall[] = [];
+  private readonly answered = new Set<string>();
+
+  add(event: StoredEvent["event"]): void {
+    if (event.type !== "message") return;
     const message = (event as { message?: Record<string, unknown> }).message;
-    if (!message) continue;
+    if (!message) return;
     const role = message.role;
     if (role === "toolResult") {
       const id = String(message.toolCallId ?? "");
-      if (!open.some((c) => c.id === id)) continue;
-      answered.add(id);
-      out.push({
-        role: "tool",
-        toolCallId: id,
-        name: String(message.toolName ?? ""),
-        content: textOf(message.content),
-        isError: message.isError === true,
-      });
-      continue;
+      if (!this.open.some((c) => c.id === id)) return;
+      this.answered.add(id);
+      this.out.push(
+        Object.freeze({
+          role: "tool",
+          toolCallId: id,
+          name: String(message.toolName ?? ""),
+          content: textOf(message.content),
+          isError: message.isError === true,
+        }),
+      );
+      return;
     }
-    closeOpen();
-    if (role === "user") {
-      out.push({ role: "user", content: textOf(message.content) });
-    } else if (role === "assistant") {
+    this.closeOpen(this.out);
+    this.open = [];
+    this.answered.clear();
+    if (role === "user") this.out.push(Object.freeze({ role: "user", content: textOf(message.content) }));
+    else if (role === "assistant") {
       const blocks = Array.isArray(message.content) ? (message.content as Block[]) : [];
       const calls = blocks
         .filter((b): b is Extract<Block, { type: "toolCall" }> => !!b && b.type === "toolCall")
-        .map((b) => ({ id: b.id, name: b.name, arguments: b.arguments }));
-      out.push({ role: "assistant", content: textOf(message.content), ...(calls.length ? { toolCalls: calls } : {}) });
-      open = calls;
+        .map((b) => Object.freeze({ id: b.id, name: b.name, arguments: b.arguments }));
+      const toolCalls = Object.freeze(calls) as ToolCall[];
+      this.out.push(Object.freeze({ role: "assistant", content: textOf(message.content), ...(calls.length ? { toolCalls } : {}) }));
+      this.open = toolCalls;
     }
   }
-  closeOpen();
-  return out;
+
+  /** The conversation so far (a new array each time; the builder goes on). */
+  messages(): ChatMessage[] {
+    const out = this.out.slice();
+    this.closeOpen(out);
+    return out;
+  }
+
+  /** Adds the synthetic results of the open calls still unanswered to `out`. */
+  private closeOpen(out: ChatMessage[]): void {
+    for (const call of this.open) {
+      if (!this.answered.has(call.id)) {
+        out.push(Object.freeze({ role: "tool", toolCallId: call.id, name: call.name, content: INTERRUPTED_TOOL, isError: true }));
+      }
+    }
+  }
+}
+
+/** Rebuilds the conversation for the model from stored events (see {@link HistoryBuilder}). */
+export function historyFromEvents(events: readonly StoredEvent[]): ChatMessage[] {
+  const builder = new HistoryBuilder();
+  for (const { event } of events) builder.add(event);
+  return builder.messages();
 }
 
 /** The transcript event for one record of the agent loop (an assistant message, a tool result, a steering message). */

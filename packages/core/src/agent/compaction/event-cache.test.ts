@@ -129,4 +129,71 @@ describe("SessionEventCache", () => {
     s = reopen();
     expect(texts(cache.read(s, sessionId))).toEqual(["session", "one", "two", "three", "six"]);
   });
+
+  it("the conversation of each turn, built on from the previous turn's, is the one built from the whole transcript", () => {
+    const cache = new SessionEventCache();
+    const s = open();
+    const { sessionId } = s.getOrCreateSession(KEY);
+    const append = (...events: Parameters<SessionStore["appendEvents"]>[1]) => s.appendEvents(sessionId, events);
+    const call = (id: string) => ({
+      type: "message",
+      message: { role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: { path: `${id}.txt` } }] },
+    });
+    const result = (id: string) => ({
+      type: "message",
+      message: { role: "toolResult", toolCallId: id, toolName: "read", content: [{ type: "text", text: `text of ${id}` }] },
+    });
+    const answer = (text: string) => ({ type: "message", message: { role: "assistant", content: [{ type: "text", text }] } });
+    const steps: (() => unknown)[] = [
+      () => say(s, sessionId, "read a"),
+      () => append(call("a")), // dangling: the synthetic error result closes it for now
+      () => append(result("a"), answer("a says hi")),
+      () => say(s, sessionId, "read b and c"),
+      () => append(call("b")),
+      () => say(s, sessionId, "steering while b runs"), // b is never answered: its error result stays
+      () => append(result("b")), // too late: dropped
+      () => append(answer("done")),
+      () =>
+        append(
+          compactionEvent({
+            summary: "they read files",
+            firstKeptEntryId: s.readEvents(sessionId).find((e) => texts([e])[0] === "read b and c")!.event.id as string,
+            tokensBefore: 100,
+            details: { reason: "manual", tokensAfter: 10, summarizedMessages: 4 },
+          }),
+        ),
+      () => say(s, sessionId, "after the compaction"),
+      () => append(call("d"), result("d"), answer("d read")),
+    ];
+    const conversations = [];
+    for (const step of steps) {
+      step();
+      const incremental = compactedHistory(cache.read(s, sessionId));
+      expect(incremental).toEqual(compactedHistory([...s.readEvents(sessionId)]));
+      conversations.push(incremental);
+    }
+    expect(conversations[1]).toContainEqual(expect.objectContaining({ role: "tool", toolCallId: "a", isError: true }));
+    expect(conversations[2]).toContainEqual(expect.objectContaining({ role: "tool", toolCallId: "a", content: "text of a" }));
+    expect(conversations[2]!.filter((m) => m.role === "tool")).toHaveLength(1);
+    expect(conversations[8]![0]!.content).toContain("they read files");
+    expect(conversations.at(-1)!.at(-1)).toEqual({ role: "assistant", content: "d read" });
+  });
+
+  it("a conversation kept for an events array starts over when a compaction entry is appended to it", () => {
+    const s = open();
+    const { sessionId } = s.getOrCreateSession(KEY);
+    for (const text of ["one", "two", "three"]) say(s, sessionId, text);
+    const events = [...s.readEvents(sessionId)];
+    expect(compactedHistory(events).map((m) => m.content)).toEqual(["one", "two", "three"]);
+    const [entry] = s.appendEvents(sessionId, [
+      compactionEvent({
+        summary: "they counted",
+        firstKeptEntryId: events.at(-1)!.event.id as string,
+        tokensBefore: 100,
+        details: { reason: "manual", tokensAfter: 10, summarizedMessages: 2 },
+      }),
+    ]);
+    events.push(s.readEvents(sessionId, { afterSeq: entry!.seq - 1 })[0]!);
+    expect(compactedHistory(events).map((m) => m.content)).toEqual([expect.stringContaining("they counted"), "three"]);
+  });
 });

@@ -2,7 +2,7 @@
 // then the events from the entry's first kept event on.
 import type { ChatMessage } from "../../providers/index.js";
 import type { StoredEvent, TranscriptEventInput } from "../../sessions/index.js";
-import { historyFromEvents } from "../transcript.js";
+import { HistoryBuilder } from "../transcript.js";
 
 /** The transcript entry type of a compaction (the pi session format). */
 export const COMPACTION_EVENT = "compaction";
@@ -79,9 +79,44 @@ export function summaryMessage(summary: string): ChatMessage {
   };
 }
 
-/** The conversation for the model: the last compaction's summary (if any), then the live events. */
+/** A conversation built from an events array, and how much of the array it has taken in. */
+interface BuiltHistory {
+  length: number;
+  last: StoredEvent | undefined;
+  summary: string | undefined;
+  builder: HistoryBuilder;
+}
+
+/**
+ * Conversations by the events array they were built from. The transcript cache hands every turn
+ * of a session the same array, to which it only appends (anything else gives a new array), so a
+ * turn converts only the events added since the previous one.
+ */
+const built = new WeakMap<readonly StoredEvent[], BuiltHistory>();
+
+/** True when `events` is the array `memo` was built from with only events other than compaction entries appended since. */
+function appendedOnly(events: readonly StoredEvent[], memo: BuiltHistory): boolean {
+  if (events.length < memo.length || (memo.length > 0 && events[memo.length - 1] !== memo.last)) return false;
+  for (let i = memo.length; i < events.length; i += 1) if (events[i]!.event.type === COMPACTION_EVENT) return false;
+  return true;
+}
+
+/**
+ * The conversation for the model: the last compaction's summary (if any), then the live events.
+ * `events` is read as the transcript cache hands it out: an array only ever appended to.
+ */
 export function compactedHistory(events: readonly StoredEvent[]): ChatMessage[] {
-  const live = liveEvents(events);
-  const messages = historyFromEvents(live.events);
-  return live.summary === undefined ? messages : [summaryMessage(live.summary), ...messages];
+  let memo = built.get(events);
+  if (memo && appendedOnly(events, memo)) {
+    for (let i = memo.length; i < events.length; i += 1) memo.builder.add(events[i]!.event);
+  } else {
+    const live = liveEvents(events);
+    memo = { length: 0, last: undefined, summary: live.summary, builder: new HistoryBuilder() };
+    for (const { event } of live.events) memo.builder.add(event);
+    built.set(events, memo);
+  }
+  memo.length = events.length;
+  memo.last = events[events.length - 1];
+  const messages = memo.builder.messages();
+  return memo.summary === undefined ? messages : [summaryMessage(memo.summary), ...messages];
 }
