@@ -5,7 +5,7 @@
 // PASSIVE checkpoint (it never blocks the writer or readers) every `CHECKPOINT_INTERVAL_MS`; the
 // main connection keeps checkpointing itself only as a fallback, past `FALLBACK_PAGES` pages.
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 
 /** How often the worker checkpoints each registered database. */
@@ -45,6 +45,8 @@ const registered = new Map<string, Database.Database>();
 
 function startWorker(): Worker {
   const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
+  // Loaded here, not at import: commands that only read a database (doctor, status) never start it.
+  const { Worker } = process.getBuiltinModule("node:worker_threads");
   const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite, intervalMs: CHECKPOINT_INTERVAL_MS } });
   w.unref();
   const gone = () => {

@@ -1,5 +1,4 @@
 // `openclaw doctor`, loaded only when it runs.
-import { isatty } from "node:tty";
 import { formatDoctorReport, runDoctor } from "../../doctor/index.js";
 import type { CliContext } from "../context.js";
 import { writeJson, writeLine } from "../output.js";
@@ -30,9 +29,16 @@ export async function runDoctorCommand(ctx: CliContext, opts: DoctorOptions): Pr
   const paths = ctx.paths();
   const progress = (text: string) => startProgress(ctx.stderr, text);
   let report = await runDoctor({ paths, fix: Boolean(opts.fix), progress });
-  // isatty(0), not process.stdin.isTTY: that getter sets up a stream on stdin, which doctor only reads to ask.
-  const interactive = !opts.fix && !opts.nonInteractive && !opts.json && isatty(0) && process.stderr.isTTY;
-  if (interactive && report.changeCount > 0) {
+  // isatty(0), not process.stdin.isTTY: that getter sets up a stream on stdin, which doctor only reads
+  // to ask. node:tty is loaded only then.
+  const interactive =
+    !opts.fix &&
+    !opts.nonInteractive &&
+    !opts.json &&
+    report.changeCount > 0 &&
+    process.stderr.isTTY &&
+    process.getBuiltinModule("node:tty").isatty(0);
+  if (interactive) {
     writeLine(ctx.stdout, formatDoctorReport(report, paths.configPath));
     if (await confirm(`Apply these ${report.changeCount} change(s) now? [y/N] `)) {
       report = await runDoctor({ paths, fix: true, progress });
