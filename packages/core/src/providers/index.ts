@@ -21,6 +21,7 @@ export {
   LOCAL_TIMEOUT_MS,
   PLACEHOLDER_API_KEY,
   isLocalBaseUrl,
+  isProviderInPlay,
   listProviderIds,
   listProviderConfigs,
   resolveProviderConfig,

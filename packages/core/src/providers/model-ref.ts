@@ -1,6 +1,6 @@
 import { UserError } from "../config/index.js";
 import type { ModelSelectionInput, ModelsConfigView } from "./config-view.js";
-import { listProviderIds } from "./registry.js";
+import { isProviderInPlay } from "./registry.js";
 
 /** A model ref split on its first "/"; `provider` is undefined for a bare id or alias. */
 export interface ParsedModelRef {
@@ -105,7 +105,6 @@ function agentEntry(config: ModelsConfigView, agentId: string | undefined) {
  * `models.mode` is "replace" and openai is not configured, the first configured provider).
  */
 export function defaultProviderId(config: ModelsConfigView, options: ResolveModelOptions = {}): string {
-  const known = new Set(listProviderIds(config).map((id) => id.toLowerCase()));
   const primary = primaryRef(agentEntry(config, options.agentId)?.model) ?? primaryRef(config.agents?.defaults?.model);
   let fromPrimary: string | undefined;
   try {
@@ -114,8 +113,8 @@ export function defaultProviderId(config: ModelsConfigView, options: ResolveMode
     fromPrimary = undefined;
   }
   const firstConfigured = Object.keys(config.models?.providers ?? {})[0];
-  if (fromPrimary) return known.has(fromPrimary.toLowerCase()) ? fromPrimary : (firstConfigured ?? fromPrimary);
-  return known.has("openai") ? "openai" : (firstConfigured ?? "openai");
+  if (fromPrimary) return isProviderInPlay(config, fromPrimary) ? fromPrimary : (firstConfigured ?? fromPrimary);
+  return isProviderInPlay(config, "openai") ? "openai" : (firstConfigured ?? "openai");
 }
 
 /**
@@ -150,7 +149,7 @@ function firstConfiguredModel(config: ModelsConfigView): ResolvedModelRef | unde
  */
 function isStaleDefault(resolved: ResolvedModelRef, config: ModelsConfigView): boolean {
   const provider = resolved.provider.toLowerCase();
-  if (!listProviderIds(config).some((id) => id.toLowerCase() === provider)) return true;
+  if (!isProviderInPlay(config, provider)) return true;
   if (resolved.via !== "default") return false;
   const entry = Object.entries(config.models?.providers ?? {}).find(([id]) => id.toLowerCase() === provider)?.[1];
   const listed = entry?.models ?? [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isLocalBaseUrl, listProviderIds, parseRetryAfter, resolveProviderConfig, toProviderError } from "./index.js";
+import { isLocalBaseUrl, isProviderInPlay, listProviderIds, parseRetryAfter, resolveProviderConfig, toProviderError } from "./index.js";
 
 describe("resolveProviderConfig", () => {
   it("knows the built-in providers in merge mode", () => {
@@ -109,5 +109,22 @@ describe("error classification", () => {
     const aborted = new AbortController();
     aborted.abort();
     expect(toProviderError(new Error("whatever"), { ...ctx, signal: aborted.signal }).kind).toBe("abort");
+  });
+});
+
+describe("isProviderInPlay", () => {
+  it("answers as listProviderIds does, in any case: built-ins unless replaced, and configured providers", () => {
+    const configs = [
+      {},
+      { models: { providers: { MyLab: { baseUrl: "http://127.0.0.1:9/v1" } } } },
+      { models: { mode: "replace" as const, providers: { MyLab: { baseUrl: "http://127.0.0.1:9/v1" } } } },
+      { models: { mode: "replace" as const, providers: { openai: {} } } },
+    ];
+    for (const config of configs) {
+      const listed = listProviderIds(config as never).map((id) => id.toLowerCase());
+      for (const id of ["openai", "OpenAI", "anthropic", "mylab", "MYLAB", "vllm", "zero"]) {
+        expect(isProviderInPlay(config as never, id), `${id} in ${JSON.stringify(config)}`).toBe(listed.includes(id.toLowerCase()));
+      }
+    }
   });
 });

@@ -86,6 +86,13 @@ function findConfigured(config: ModelsConfigView, id: string): [string, Provider
   return key === undefined ? undefined : [key, providers[key] as ProviderConfigInput];
 }
 
+/** True when `id` (in any case) is one of {@link listProviderIds}, without listing them (asked every turn). */
+export function isProviderInPlay(config: ModelsConfigView, id: string): boolean {
+  // The built-in ids are lower case.
+  if (config.models?.mode !== "replace" && Object.hasOwn(BUILTIN_PROVIDERS, id.toLowerCase())) return true;
+  return findConfigured(config, id) !== undefined;
+}
+
 /** Ids of every provider in play: built-ins (unless `models.mode` is "replace") and configured ones. */
 export function listProviderIds(config: ModelsConfigView): string[] {
   const ids = new Set<string>();
