@@ -150,6 +150,21 @@ describe("InboxStore", () => {
       expect(onDisk(b.id)).toMatchObject({ state: "answered" });
     });
 
+    it("reports a failing queued write once when the write it was committed with fails too", () => {
+      db.exec(`CREATE TRIGGER refuse BEFORE UPDATE ON inbox WHEN NEW.reason = 'refused'
+                 BEGIN SELECT RAISE(ABORT, 'this outcome is refused'); END;
+               CREATE TRIGGER refuse_reply BEFORE INSERT ON inbox_reply_messages WHEN NEW.text = 'refused'
+                 BEGIN SELECT RAISE(ABORT, 'this reply is refused'); END`);
+      const a = store.record(message("1"))!;
+      const b = store.record(message("2"))!;
+      store.settle(a.id, "answered", "refused");
+      store.settle(b.id, "answered", "replied");
+      expect(() => store.addReplyMessage(b.id, "m1", "refused")).toThrow("this reply is refused");
+      expect(errors).toEqual(["this outcome is refused"]);
+      expect(onDisk(a.id)).toMatchObject({ state: "pending" });
+      expect(onDisk(b.id)).toMatchObject({ state: "answered" });
+    });
+
     it("reports, rather than drops in silence, bookkeeping still queued when the database closed", async () => {
       const row = store.record(message("1"))!;
       store.settle(row.id, "answered", "replied");

@@ -9,7 +9,10 @@ import type { StateDb } from "../state/index.js";
 export class WriteBehind {
   private queued: (() => void)[] = [];
   private scheduled = false;
-  private readonly commitTogether: (queued: readonly (() => void)[], write: (() => unknown) | undefined) => unknown;
+  private readonly commitTogether: (
+    queued: readonly (() => void)[],
+    write: (() => unknown) | undefined,
+  ) => { failures: unknown[]; result: unknown };
 
   /** `onError` hears of a queued write that failed (the others and the next write still commit). */
   constructor(
@@ -17,15 +20,16 @@ export class WriteBehind {
     private readonly onError: (err: unknown) => void,
   ) {
     this.commitTogether = db.transaction((queued: readonly (() => void)[], write: (() => unknown) | undefined) => {
+      const failures: unknown[] = [];
       for (const queuedWrite of queued) {
         // A failing statement undoes itself alone; the transaction goes on.
         try {
           queuedWrite();
         } catch (err) {
-          this.onError(err);
+          failures.push(err);
         }
       }
-      return write?.();
+      return { failures, result: write?.() };
     });
   }
 
@@ -49,10 +53,10 @@ export class WriteBehind {
     if (this.queued.length === 0) return write();
     const queued = this.take();
     try {
-      return this.commitTogether(queued, write) as T;
+      return this.commit(queued, write) as T;
     } catch (err) {
       try {
-        this.commitTogether(queued, undefined);
+        this.commit(queued, undefined);
       } catch (queuedErr) {
         this.onError(queuedErr);
       }
@@ -69,10 +73,17 @@ export class WriteBehind {
       return;
     }
     try {
-      this.commitTogether(queued, undefined);
+      this.commit(queued, undefined);
     } catch (err) {
       this.onError(err);
     }
+  }
+
+  /** Runs one transaction; reports the queued writes that failed once it committed (a rolled-back try reports none). */
+  private commit(queued: readonly (() => void)[], write: (() => unknown) | undefined): unknown {
+    const { failures, result } = this.commitTogether(queued, write);
+    for (const err of failures) this.onError(err);
+    return result;
   }
 
   private take(): (() => void)[] {
